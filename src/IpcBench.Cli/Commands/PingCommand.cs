@@ -1,0 +1,154 @@
+using System.Globalization;
+using System.Text.Json;
+using IpcBench.Core;
+using IpcBench.Core.Hosting;
+using IpcBench.Core.Measurement;
+
+namespace IpcBench.Cli.Commands;
+
+/// <summary><c>ipcbench ping</c>: a closed-loop request/reply measurement against a server it starts or is given.</summary>
+internal static class PingCommand
+{
+    public const string ServerVariable = "IPCBENCH_SERVER";
+
+    public const string Help = """
+        Usage: ipcbench ping --transport NAME [--server URI] [--size BYTES] [--count N] [--warmup N]
+                             [--placement none|same-core|cross-core] [--io sync|async] [--timeout DURATION]
+                             [--json FILE]
+
+        Sends requests one at a time and times every round trip; every reply's length and
+        content are checked. Without --server, starts 'ipcbench serve' as a child process and
+        stops it afterwards.
+
+          --transport NAME    transport to measure (see 'ipcbench list')
+          --server URI        an already running server (also IPCBENCH_SERVER), e.g. tcp://10.0.0.2:5000
+          --size BYTES        request and reply payload: 1, 1KB, 100KB ... (default 1; 1KB = 1024 B)
+          --count N           measured requests (default 10000)
+          --warmup N          unmeasured requests sent first (default 1000)
+          --placement P       none (default): the OS decides; same-core: client and server pinned to
+                              one CPU; cross-core: pinned to two different CPUs
+          --io sync|async     blocking calls on a dedicated thread (default) or async calls
+          --timeout DURATION  longest wait for one reply, e.g. 500ms, 2s (default 10s)
+          --json FILE         also write the result as one JSON object to FILE
+
+        Exit codes: 0 success; 1 the run failed (server unreachable or died, bad reply);
+        2 bad options; 3 the transport or size does not run here.
+        """;
+
+    public static async Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken ct)
+    {
+        var a = Arguments.Parse(args, ["transport", "server", "size", "count", "warmup", "placement", "io", "timeout", "json"], []);
+        var transport = TransportRegistry.Get(a.Require("transport"));
+        int size = a.GetSize("size", 1, LengthPrefixLimit);
+        int count = a.GetInt("count", 10_000, 1, 100_000_000);
+        int warmup = a.GetInt("warmup", 1_000, 0, 100_000_000);
+        var placement = Parse(() => Placements.Parse(a.Get("placement") ?? "none"));
+        string? io = a.Get("io");
+        string? timeout = a.Get("timeout");
+        if (io is not null) Parse(() => EndpointOptions.Parse(new Uri($"x://h/?io={io}")));
+        if (timeout is not null) Parse(() => EndpointOptions.ParseDuration("--timeout", timeout));
+        var remote = a.GetUri("server") ?? (Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } env
+            ? Parse(() => new Uri(env, UriKind.Absolute)) : null);
+        if (remote is not null && !string.Equals(remote.Scheme, transport.Name, StringComparison.OrdinalIgnoreCase))
+        {
+            throw new UsageException($"--server {remote} is not a {transport.Name}:// address");
+        }
+
+        if (transport.UnsupportedReason is { } reason)
+        {
+            throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
+        }
+        if (transport.Capabilities.RejectSize(size) is { } tooLarge)
+        {
+            throw new UnsupportedException($"{transport.Name} cannot carry this payload: {tooLarge}");
+        }
+
+        var (clientCpu, serverCpu) = Parse(() => placement.Cpus());
+        if (clientCpu is int cpu)
+        {
+            CpuAffinity.PinCurrentProcess(cpu); // before the server starts, so nothing runs unpinned
+        }
+
+        await using var server = remote is null
+            ? await ServerProcess.StartAsync(transport.Name, io is null ? null : EndpointOptions.With(transport.DefaultAddress(), "io", io),
+                serverCpu, line => Console.Error.WriteLine($"[server] {line}"), ct: ct)
+            : null;
+        var address = remote ?? server!.Address;
+        if (io is not null) address = EndpointOptions.With(address, "io", io);
+        if (timeout is not null) address = EndpointOptions.With(address, "timeout", timeout);
+
+        LoopResult result;
+        try
+        {
+            await using var connection = await transport.ConnectAsync(address, ct);
+            var progress = Console.IsErrorRedirected ? null : new Action<int>(n => Console.Error.Write($"\r  {n}/{count} requests"));
+            result = await ClosedLoop.RunAsync(connection, new LoopOptions(size, count, warmup,
+                TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable)), progress, ct);
+            if (progress is not null) Console.Error.Write("\r" + new string(' ', 40) + "\r");
+        }
+        catch (TransportException e) when (server is { HasExited: true })
+        {
+            throw new TransportException($"{e.Message}; the server process exited: {server.RecentErrors}");
+        }
+
+        var report = PingReport.From(transport, EndpointOptions.WithoutQuery(address), EndpointOptions.Parse(address).Io, size, count, warmup,
+            placement.Describe(serverLocal: remote is null), result);
+        Console.Out.Write(report.ToText());
+        if (a.Get("json") is { } jsonPath)
+        {
+            await File.WriteAllTextAsync(jsonPath, report.ToJson() + Environment.NewLine, ct);
+        }
+        return 0;
+    }
+
+    /// <summary>The largest size --size accepts; each transport then checks its own maximum.</summary>
+    private const int LengthPrefixLimit = Core.Framing.LengthPrefix.DefaultMaxPayload;
+
+    private static T Parse<T>(Func<T> parse)
+    {
+        try
+        {
+            return parse();
+        }
+        catch (Exception e) when (e is ArgumentException or UriFormatException)
+        {
+            throw new UsageException(e.Message);
+        }
+    }
+}
+
+/// <summary>One ping run's result: the text people read and the JSON object scripts read.</summary>
+internal sealed record PingReport(
+    string Transport, string Address, string Io, int Size, int Count, int Warmup, string Placement,
+    double P50Us, double P90Us, double P99Us, double P999Us, double MaxUs, double MeanUs, double MinUs,
+    double Rps, long Errors, double AllocBytesPerOp, double CpuUsPerOp, double ElapsedS,
+    string Os, string Runtime, int Cpus, string Timestamp)
+{
+    private static readonly JsonSerializerOptions JsonOptions = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        WriteIndented = true,
+    };
+
+    public static PingReport From(ITransport transport, Uri address, IoMode io, int size, int count, int warmup, string placement, LoopResult r) =>
+        new(transport.Name, address.ToString(), io.ToString().ToLowerInvariant(), size, count, warmup, placement,
+            Round(r.Latency.P50Us), Round(r.Latency.P90Us), Round(r.Latency.P99Us), Round(r.Latency.P999Us),
+            Round(r.Latency.MaxUs), Round(r.Latency.MeanUs), Round(r.Latency.MinUs),
+            Math.Round(r.RequestsPerSecond, 1), r.Errors, Math.Round(r.Cost.AllocatedBytesPerOp, 2), Round(r.Cost.CpuUsPerOp),
+            Math.Round(r.Cost.Elapsed.TotalSeconds, 3),
+            System.Runtime.InteropServices.RuntimeInformation.OSDescription,
+            System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
+            Environment.ProcessorCount, DateTimeOffset.UtcNow.ToString("O", CultureInfo.InvariantCulture));
+
+    private static double Round(double us) => Math.Round(us, 3);
+
+    public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);
+
+    public string ToText() => string.Create(CultureInfo.InvariantCulture, $"""
+        {Transport} {Size} B x {Count} (io {Io}, placement {Placement}) to {Address}
+          latency us  p50 {P50Us:0.0}  p90 {P90Us:0.0}  p99 {P99Us:0.0}  p99.9 {P999Us:0.0}  max {MaxUs:0.0}  mean {MeanUs:0.0}
+          throughput  {Rps:0} requests/s, {Errors} errors
+          client      {CpuUsPerOp:0.0} us CPU and {AllocBytesPerOp:0.#} B allocated per request
+
+        """);
+}

@@ -1,0 +1,29 @@
+using IpcBench.Core;
+using IpcBench.Transports.Sockets;
+
+namespace IpcBench.Cli;
+
+/// <summary>
+/// Every transport IpcBench knows, in one explicit list: adding a transport is one line here (and a
+/// project reference). The CLI, the conformance tests and the benchmark suite all read this list.
+/// It lives in this project because it is the one that references every transport.
+/// </summary>
+public static class TransportRegistry
+{
+    public static IReadOnlyList<ITransport> All { get; } =
+    [
+        new TcpTransport(noDelay: true),
+        new TcpTransport(noDelay: false),
+        new UdpTransport(),
+        new UdsTransport(),
+    ];
+
+    public static IEnumerable<string> Names => All.Select(t => t.Name);
+
+    /// <summary>The transports that run on this machine.</summary>
+    public static IEnumerable<ITransport> Supported => All.Where(t => t.UnsupportedReason is null);
+
+    public static ITransport Get(string name) =>
+        All.FirstOrDefault(t => string.Equals(t.Name, name, StringComparison.OrdinalIgnoreCase))
+        ?? throw new UsageException($"unknown transport '{name}'; known: {string.Join(", ", Names)}");
+}

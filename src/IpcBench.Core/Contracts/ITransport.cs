@@ -1,0 +1,71 @@
+namespace IpcBench.Core;
+
+/// <summary>
+/// One way for two processes to exchange request/reply messages, named by a URI scheme
+/// ("tcp", "uds", ...). The lifecycle contract, written once for every transport:
+/// <list type="bullet">
+/// <item><see cref="StartServerAsync"/> binds, starts accepting, and returns only once a client can
+/// connect; the returned <see cref="IServer.Address"/> is the bound address (port 0 becomes the real
+/// port, a generated path becomes the real path). Disposing the server stops accepting, closes every
+/// connection and removes every file it created.</item>
+/// <item><see cref="ConnectAsync"/> returns a connection ready for requests, or throws
+/// <see cref="TransportException"/> within the connect timeout when nothing answers.</item>
+/// <item>A connection carries one request at a time. A reply that does not arrive within the request
+/// timeout throws <see cref="TransportTimeoutException"/>; a peer that goes away throws
+/// <see cref="TransportException"/>. Neither ever hangs.</item>
+/// </list>
+/// </summary>
+public interface ITransport
+{
+    /// <summary>The URI scheme that selects this transport.</summary>
+    string Name { get; }
+
+    /// <summary>One line for <c>ipcbench list</c>: what this transport really is on this OS.</summary>
+    string Description { get; }
+
+    /// <summary>Null when the transport runs here; otherwise why it does not.</summary>
+    string? UnsupportedReason { get; }
+
+    /// <summary>What the transport guarantees on this OS, computed at run time.</summary>
+    TransportCapabilities Capabilities { get; }
+
+    /// <summary>The address a server binds when the user gives none: a free port, a fresh private path.</summary>
+    Uri DefaultAddress();
+
+    ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default);
+
+    ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default);
+}
+
+/// <summary>A running server. Disposing it stops it and cleans up what it created.</summary>
+public interface IServer : IAsyncDisposable
+{
+    /// <summary>The address clients connect to.</summary>
+    Uri Address { get; }
+}
+
+/// <summary>A client connection with at most one request in flight.</summary>
+public interface IConnection : IAsyncDisposable
+{
+    /// <summary>
+    /// Sends <paramref name="request"/>, waits for the reply, copies it into <paramref name="reply"/>
+    /// and returns its length. Throws <see cref="FrameTooLargeException"/> if the reply does not fit.
+    /// </summary>
+    ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default);
+}
+
+/// <summary>
+/// Server-side work for one request: write the reply, return its length. Synchronous and
+/// span-based so that the echo path allocates nothing.
+/// </summary>
+public delegate int RequestHandler(ReadOnlySpan<byte> request, Span<byte> reply);
+
+public static class Handlers
+{
+    /// <summary>Replies with the request, byte for byte.</summary>
+    public static readonly RequestHandler Echo = static (request, reply) =>
+    {
+        request.CopyTo(reply);
+        return request.Length;
+    };
+}

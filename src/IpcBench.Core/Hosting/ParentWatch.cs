@@ -1,0 +1,62 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+
+namespace IpcBench.Core.Hosting;
+
+/// <summary>
+/// Completes when the process that started a server goes away, so that no server outlives its
+/// client: its stdin reaching end-of-file (the parent closed it, or died), or the parent's pid
+/// ending (checked by getppid() on Unix, so pid reuse cannot fool it).
+/// </summary>
+public static partial class ParentWatch
+{
+    private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>The parent's pid as the OS reports it now (null where that is not available).</summary>
+    public static int? CurrentParentPid() => OperatingSystem.IsWindows() ? null : GetParentPid();
+
+    /// <param name="parentPid">The parent to watch; 1 (init) or less means there is none worth watching.</param>
+    /// <param name="watchStdin">Also end when stdin closes (for servers started by a client over a pipe).</param>
+    public static Task WhenGoneAsync(int parentPid, bool watchStdin, CancellationToken ct)
+    {
+        var parentExited = parentPid > 1 ? ParentExitedAsync(parentPid, ct) : Task.Delay(Timeout.Infinite, ct);
+        if (!watchStdin)
+        {
+            return parentExited;
+        }
+        var stdinClosed = Task.Run(async () =>
+        {
+            using var stdin = Console.OpenStandardInput();
+            byte[] buffer = new byte[256];
+            while (await stdin.ReadAsync(buffer, ct).ConfigureAwait(false) > 0)
+            {
+            }
+        }, ct);
+        return Task.WhenAny(stdinClosed, parentExited);
+    }
+
+    private static async Task ParentExitedAsync(int parentPid, CancellationToken ct)
+    {
+        if (!OperatingSystem.IsWindows())
+        {
+            // The kernel re-parents an orphan, so getppid() stops naming the parent the moment it dies.
+            while (GetParentPid() == parentPid)
+            {
+                await Task.Delay(PollInterval, ct).ConfigureAwait(false);
+            }
+            return;
+        }
+        try
+        {
+            using var parent = Process.GetProcessById(parentPid);
+            await parent.WaitForExitAsync(ct).ConfigureAwait(false);
+        }
+        catch (ArgumentException)
+        {
+            // Already gone.
+        }
+    }
+
+    [LibraryImport("libc", EntryPoint = "getppid")]
+    private static partial int GetParentPid();
+}

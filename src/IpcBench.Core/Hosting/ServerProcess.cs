@@ -1,0 +1,154 @@
+using System.Diagnostics;
+
+namespace IpcBench.Core.Hosting;
+
+/// <summary>
+/// An <c>ipcbench serve</c> child process. Start waits for its <c>READY &lt;uri&gt;</c> line; disposing
+/// closes its stdin (its cue to stop cleanly and remove its files), then kills it if it lingers.
+/// The child also exits by itself when this process dies, since its stdin then closes.
+/// </summary>
+public sealed class ServerProcess : IAsyncDisposable
+{
+    public static readonly TimeSpan DefaultReadyTimeout = TimeSpan.FromSeconds(30);
+    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
+    private const int KeptStderrLines = 20;
+
+    private readonly Process _process;
+    private readonly Queue<string> _stderr = new();
+    private readonly TaskCompletionSource<Uri> _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    private ServerProcess(Process process) => _process = process;
+
+    public Uri Address { get; private set; } = null!;
+
+    public int ProcessId => _process.Id;
+
+    public bool HasExited => _process.HasExited;
+
+    /// <summary>The server's last stderr lines, for error messages.</summary>
+    public string RecentErrors
+    {
+        get
+        {
+            lock (_stderr)
+            {
+                return string.Join(Environment.NewLine, _stderr);
+            }
+        }
+    }
+
+    /// <param name="transport">The transport name.</param>
+    /// <param name="address">The address to bind, or null for the transport's default.</param>
+    /// <param name="cpu">The CPU to pin the server to, or null.</param>
+    /// <param name="forwardStderr">Where the server's stderr lines go as they arrive (null: kept only).</param>
+    public static async Task<ServerProcess> StartAsync(string transport, Uri? address = null, int? cpu = null,
+        Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, CancellationToken ct = default)
+    {
+        var info = ServerCommand.Resolve().StartInfo();
+        info.ArgumentList.Add("serve");
+        info.ArgumentList.Add("--transport");
+        info.ArgumentList.Add(transport);
+        if (address is not null)
+        {
+            info.ArgumentList.Add("--address");
+            info.ArgumentList.Add(address.ToString());
+        }
+        if (cpu is int c)
+        {
+            info.ArgumentList.Add("--cpu");
+            info.ArgumentList.Add(c.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        }
+        info.ArgumentList.Add("--parent-pid");
+        info.ArgumentList.Add(Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        info.RedirectStandardInput = true;
+        info.RedirectStandardOutput = true;
+        info.RedirectStandardError = true;
+        info.UseShellExecute = false;
+
+        var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start {info.FileName}");
+        var server = new ServerProcess(process);
+        process.OutputDataReceived += (_, e) => server.OnStdout(e.Data);
+        process.ErrorDataReceived += (_, e) => server.OnStderr(e.Data, forwardStderr);
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+
+        var timeout = readyTimeout ?? DefaultReadyTimeout;
+        try
+        {
+            server.Address = await server._ready.Task.WaitAsync(timeout, ct).ConfigureAwait(false);
+            return server;
+        }
+        catch (Exception e)
+        {
+            await server.DisposeAsync().ConfigureAwait(false);
+            string why = e switch
+            {
+                TimeoutException => $"did not report READY within {timeout.TotalSeconds:0} s",
+                OperationCanceledException => "start was cancelled",
+                _ => e.Message,
+            };
+            string details = server.RecentErrors;
+            throw new TransportException($"the {transport} server {why}" + (details.Length > 0 ? $": {details}" : ""));
+        }
+    }
+
+    private void OnStdout(string? line)
+    {
+        if (line is null)
+        {
+            int? code = _process.HasExited ? _process.ExitCode : null;
+            _ready.TrySetException(new InvalidOperationException($"exited{(code is null ? "" : $" with code {code}")} before it was ready"));
+        }
+        else if (line.StartsWith("READY ", StringComparison.Ordinal) && Uri.TryCreate(line[6..].Trim(), UriKind.Absolute, out var uri))
+        {
+            _ready.TrySetResult(uri);
+        }
+    }
+
+    private void OnStderr(string? line, Action<string>? forward)
+    {
+        if (line is null)
+        {
+            return;
+        }
+        lock (_stderr)
+        {
+            _stderr.Enqueue(line);
+            while (_stderr.Count > KeptStderrLines)
+            {
+                _stderr.Dequeue();
+            }
+        }
+        forward?.Invoke(line);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            if (!_process.HasExited)
+            {
+                _process.StandardInput.Close();
+                using var wait = new CancellationTokenSource(StopTimeout);
+                try
+                {
+                    await _process.WaitForExitAsync(wait.Token).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException)
+                {
+                    Log.Warn($"server process {_process.Id} did not stop within {StopTimeout.TotalSeconds:0} s; killing it");
+                    _process.Kill(entireProcessTree: true);
+                    await _process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+                }
+            }
+        }
+        catch (Exception e) when (e is InvalidOperationException or IOException)
+        {
+            // It exited meanwhile.
+        }
+        finally
+        {
+            _process.Dispose();
+        }
+    }
+}

@@ -1,0 +1,110 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+
+namespace IpcBench.Core.Measurement;
+
+/// <param name="Size">Request payload size in bytes (the echo reply has the same size).</param>
+/// <param name="Count">Measured requests.</param>
+/// <param name="Warmup">Requests sent first and not measured (JIT, caches, connection warm-up).</param>
+/// <param name="TolerateLoss">Count timeouts as errors and go on (for transports that may lose messages).</param>
+public sealed record LoopOptions(int Size, int Count, int Warmup, bool TolerateLoss = false);
+
+/// <param name="Latency">Per-request round-trip percentiles.</param>
+/// <param name="Errors">Requests that got no reply in time (only when loss is tolerated).</param>
+/// <param name="Cost">Client CPU and allocations per measured request.</param>
+public sealed record LoopResult(LatencySummary Latency, long Errors, Cost Cost)
+{
+    public double RequestsPerSecond => Latency.Count / Cost.Elapsed.TotalSeconds;
+}
+
+/// <summary>A reply that is not the echo of its request: the measurement is invalid.</summary>
+public sealed class ReplyMismatchException(string message) : Exception(message);
+
+/// <summary>
+/// Closed-loop request/reply: one request in flight, the next sent as soon as the reply arrives.
+/// Every round trip is timed, every reply's length and content checked.
+/// </summary>
+public static class ClosedLoop
+{
+    /// <summary>Consecutive lost replies after which the peer is taken for gone.</summary>
+    public const int MaxConsecutiveLosses = 10;
+
+    public static async Task<LoopResult> RunAsync(IConnection connection, LoopOptions options,
+        Action<int>? progress = null, CancellationToken ct = default)
+    {
+        var exchange = new Exchange(connection, options.Size);
+        long errors = 0;
+        for (int i = 0; i < options.Warmup; i++)
+        {
+            ct.ThrowIfCancellationRequested();
+            errors += await exchange.SendAsync(options.TolerateLoss, ct).ConfigureAwait(false) < 0 ? 1 : 0;
+        }
+
+        var recorder = new LatencyRecorder(options.Count);
+        errors = 0;
+        int consecutiveLosses = 0;
+        var meter = CostMeter.Start();
+        for (int i = 0; i < options.Count; i++)
+        {
+            ct.ThrowIfCancellationRequested();
+            long ticks = await exchange.SendAsync(options.TolerateLoss, ct).ConfigureAwait(false);
+            if (ticks < 0)
+            {
+                errors++;
+                if (++consecutiveLosses >= MaxConsecutiveLosses)
+                {
+                    throw new TransportException($"{MaxConsecutiveLosses} replies in a row were lost: the server seems gone");
+                }
+                continue;
+            }
+            consecutiveLosses = 0;
+            recorder.Record(ticks);
+            if ((i & 4095) == 4095)
+            {
+                progress?.Invoke(i + 1);
+            }
+        }
+        var cost = meter.Stop(options.Count);
+        return new LoopResult(recorder.Summarize(), errors, cost);
+    }
+
+    /// <summary>One request and its checked reply, on buffers allocated once.</summary>
+    public sealed class Exchange
+    {
+        private readonly IConnection _connection;
+        private readonly byte[] _request;
+        private readonly byte[] _reply;
+        private long _number;
+
+        public Exchange(IConnection connection, int size)
+        {
+            _connection = connection;
+            _request = new byte[size];
+            _reply = new byte[size];
+            Payload.Fill(_request);
+        }
+
+        /// <summary>Sends one request; returns its round trip in Stopwatch ticks, or -1 if it was lost and loss is tolerated.</summary>
+        [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+        public async ValueTask<long> SendAsync(bool tolerateLoss, CancellationToken ct)
+        {
+            Payload.Stamp(_request, ++_number);
+            long start = Stopwatch.GetTimestamp();
+            int length;
+            try
+            {
+                length = await _connection.RequestAsync(_request, _reply, ct).ConfigureAwait(false);
+            }
+            catch (TransportTimeoutException) when (tolerateLoss)
+            {
+                return -1;
+            }
+            long ticks = Stopwatch.GetTimestamp() - start;
+            if (Payload.CheckEcho(_request, _reply.AsSpan(0, length), content: true) is { } problem)
+            {
+                throw new ReplyMismatchException($"request {_number}: {problem}");
+            }
+            return ticks;
+        }
+    }
+}

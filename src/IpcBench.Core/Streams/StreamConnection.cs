@@ -1,0 +1,77 @@
+using System.Runtime.CompilerServices;
+using IpcBench.Core.Framing;
+
+namespace IpcBench.Core.Streams;
+
+/// <summary>The client end of a byte-stream transport: one framed request, then one framed reply.</summary>
+internal sealed class StreamConnection : IConnection
+{
+    private readonly FramedStream _framed;
+    private readonly string _peer;
+    private readonly EndpointOptions _options;
+    // Reused for every async request (TryReset), so a timeout costs no allocation per request.
+    private CancellationTokenSource _timeout = new();
+
+    public StreamConnection(Stream stream, Uri peer, EndpointOptions options, int maxPayload)
+    {
+        _framed = new FramedStream(stream, maxPayload);
+        _peer = peer.ToString();
+        _options = options;
+        if (options.Io == IoMode.Sync)
+        {
+            int ms = (int)options.RequestTimeout.TotalMilliseconds;
+            stream.ReadTimeout = ms;
+            stream.WriteTimeout = ms;
+        }
+    }
+
+    public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+    {
+        if (_options.Io == IoMode.Async)
+        {
+            return RequestCoreAsync(request, reply, ct);
+        }
+        try
+        {
+            _framed.Write(request.Span);
+            return new ValueTask<int>(_framed.ReadMessage(reply.Span));
+        }
+        catch (Exception e) when (TransportErrors.IsConnectionFailure(e))
+        {
+            throw TransportErrors.Translate(e, _peer, _options.RequestTimeout);
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<int> RequestCoreAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct)
+    {
+        // Link the caller's token only when there is one: linking allocates, and the hot path passes none.
+        using var linked = ct.CanBeCanceled ? CancellationTokenSource.CreateLinkedTokenSource(ct, _timeout.Token) : null;
+        var token = linked?.Token ?? _timeout.Token;
+        _timeout.CancelAfter(_options.RequestTimeout);
+        try
+        {
+            await _framed.WriteAsync(request, token).ConfigureAwait(false);
+            return await _framed.ReadMessageAsync(reply, token).ConfigureAwait(false);
+        }
+        catch (Exception e) when (TransportErrors.IsConnectionFailure(e) && !ct.IsCancellationRequested)
+        {
+            throw TransportErrors.Translate(e, _peer, _options.RequestTimeout);
+        }
+        finally
+        {
+            if (!_timeout.TryReset())
+            {
+                _timeout.Dispose();
+                _timeout = new CancellationTokenSource();
+            }
+        }
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _framed.Dispose();
+        _timeout.Dispose();
+        return ValueTask.CompletedTask;
+    }
+}

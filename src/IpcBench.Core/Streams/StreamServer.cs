@@ -1,0 +1,144 @@
+using System.Collections.Concurrent;
+using IpcBench.Core.Framing;
+
+namespace IpcBench.Core.Streams;
+
+/// <summary>
+/// Accepts clients and serves each on its own session: a dedicated thread with blocking reads
+/// (<see cref="IoMode.Sync"/>) or an async loop on the thread pool (<see cref="IoMode.Async"/>).
+/// A session that receives a bad frame (say a header announcing 2 GB) is dropped before anything is
+/// allocated for it; the others go on.
+/// </summary>
+internal sealed class StreamServer : IServer
+{
+    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
+
+    private readonly IStreamListener _listener;
+    private readonly RequestHandler _handler;
+    private readonly EndpointOptions _options;
+    private readonly int _maxPayload;
+    private readonly CancellationTokenSource _stopping = new();
+    private readonly ConcurrentDictionary<FramedStream, Task> _sessions = new();
+    private readonly Task _acceptLoop;
+
+    public StreamServer(IStreamListener listener, RequestHandler handler, EndpointOptions options, int maxPayload)
+    {
+        _listener = listener;
+        _handler = handler;
+        _options = options;
+        _maxPayload = maxPayload;
+        _acceptLoop = Task.Run(AcceptLoopAsync);
+    }
+
+    public Uri Address => _listener.Address;
+
+    private async Task AcceptLoopAsync()
+    {
+        while (!_stopping.IsCancellationRequested)
+        {
+            Stream stream;
+            try
+            {
+                stream = await _listener.AcceptAsync(_stopping.Token).ConfigureAwait(false);
+            }
+            catch (Exception) when (_stopping.IsCancellationRequested)
+            {
+                return;
+            }
+            catch (Exception e) when (TransportErrors.IsConnectionFailure(e))
+            {
+                Log.Warn($"accept failed on {Address}: {e.Message}");
+                continue;
+            }
+            var framed = new FramedStream(stream, _maxPayload);
+            _sessions[framed] = _options.Io == IoMode.Sync ? StartThread(framed) : Task.Run(() => ServeAsync(framed));
+        }
+    }
+
+    private Task StartThread(FramedStream framed)
+    {
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var thread = new Thread(() =>
+        {
+            Serve(framed);
+            done.SetResult();
+        })
+        {
+            IsBackground = true,
+            Name = "ipcbench session",
+        };
+        thread.Start();
+        return done.Task;
+    }
+
+    private void Serve(FramedStream framed)
+    {
+        byte[] request = new byte[1024];
+        try
+        {
+            while (true)
+            {
+                int length = framed.ReadHeader();
+                request = Fit(request, length);
+                framed.ReadPayload(request.AsSpan(0, length));
+                framed.WritePrepared(_handler(request.AsSpan(0, length), framed.PreparePayload(length)));
+            }
+        }
+        catch (Exception e) when (TransportErrors.IsConnectionFailure(e) || e is TransportException)
+        {
+            EndSession(framed, e);
+        }
+    }
+
+    private async Task ServeAsync(FramedStream framed)
+    {
+        byte[] request = new byte[1024];
+        var ct = _stopping.Token;
+        try
+        {
+            while (true)
+            {
+                int length = await framed.ReadHeaderAsync(ct).ConfigureAwait(false);
+                request = Fit(request, length);
+                await framed.ReadPayloadAsync(request.AsMemory(0, length), ct).ConfigureAwait(false);
+                int replyLength = _handler(request.AsSpan(0, length), framed.PreparePayload(length));
+                await framed.WritePreparedAsync(replyLength, ct).ConfigureAwait(false);
+            }
+        }
+        catch (Exception e) when (TransportErrors.IsConnectionFailure(e) || e is TransportException)
+        {
+            EndSession(framed, e);
+        }
+    }
+
+    /// <summary>The request buffer, grown to hold <paramref name="length"/> (already checked against the limit).</summary>
+    private static byte[] Fit(byte[] buffer, int length) =>
+        length <= buffer.Length ? buffer : new byte[Math.Max(length, 2 * buffer.Length)];
+
+    private void EndSession(FramedStream framed, Exception reason)
+    {
+        framed.Dispose();
+        if (!_stopping.IsCancellationRequested && reason is not EndOfStreamException)
+        {
+            // A client that hangs up is normal; anything else is worth a line on stderr.
+            Log.Warn($"dropped a connection to {Address}: {reason.Message}");
+        }
+        _sessions.TryRemove(framed, out _);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        _stopping.Cancel();
+        await _listener.DisposeAsync().ConfigureAwait(false);
+        foreach (var framed in _sessions.Keys)
+        {
+            framed.Dispose(); // unblocks a session thread waiting in a read
+        }
+        var all = Task.WhenAll(_sessions.Values.Append(_acceptLoop));
+        if (await Task.WhenAny(all, Task.Delay(StopTimeout)).ConfigureAwait(false) != all)
+        {
+            Log.Warn($"server {Address}: sessions did not end within {StopTimeout.TotalSeconds:0} s");
+        }
+        _stopping.Dispose();
+    }
+}

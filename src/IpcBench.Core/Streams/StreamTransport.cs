@@ -1,0 +1,64 @@
+using IpcBench.Core.Framing;
+
+namespace IpcBench.Core.Streams;
+
+/// <summary>A listener that hands out one byte stream per accepted client.</summary>
+public interface IStreamListener : IAsyncDisposable
+{
+    Uri Address { get; }
+
+    /// <summary>The next client's stream; throws <see cref="OperationCanceledException"/> once disposed.</summary>
+    ValueTask<Stream> AcceptAsync(CancellationToken ct);
+}
+
+/// <summary>
+/// The shared shape of the byte-stream transports (tcp, uds, pipe, ...): they differ only in how a
+/// stream is connected and how the next one is accepted. Framing, sessions, timeouts and error
+/// handling live here, once.
+/// </summary>
+public abstract class StreamTransport : ITransport
+{
+    public abstract string Name { get; }
+    public abstract string Description { get; }
+    public virtual string? UnsupportedReason => null;
+    public virtual TransportCapabilities Capabilities =>
+        new(TransportFeatures.Reliable | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
+
+    public abstract Uri DefaultAddress();
+
+    /// <summary>
+    /// Binds and listens on <paramref name="address"/>. Streams it accepts must suit <see cref="EndpointOptions.Io"/>:
+    /// for blocking I/O, a stream whose blocking reads really block (see the sockets transports).
+    /// </summary>
+    protected abstract ValueTask<IStreamListener> ListenAsync(Uri address, EndpointOptions options, CancellationToken ct);
+
+    /// <summary>Connects a stream to <paramref name="address"/>; honours <paramref name="ct"/> as the connect timeout.</summary>
+    protected abstract ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct);
+
+    /// <summary>Extra query keys this transport accepts beyond <see cref="EndpointOptions"/>'s.</summary>
+    protected virtual string[] ExtraOptionKeys => [];
+
+    public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
+    {
+        var options = EndpointOptions.Parse(address, ExtraOptionKeys);
+        var listener = await ListenAsync(address, options, ct).ConfigureAwait(false);
+        return new StreamServer(listener, handler, options, Capabilities.MaxMessageSize);
+    }
+
+    public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
+    {
+        var options = EndpointOptions.Parse(address, ExtraOptionKeys);
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(options.ConnectTimeout);
+        Stream stream;
+        try
+        {
+            stream = await ConnectStreamAsync(address, options, timeout.Token).ConfigureAwait(false);
+        }
+        catch (Exception e) when (TransportErrors.IsConnectionFailure(e) && !ct.IsCancellationRequested)
+        {
+            throw TransportErrors.ConnectFailed(e, EndpointOptions.WithoutQuery(address), options.ConnectTimeout);
+        }
+        return new StreamConnection(stream, EndpointOptions.WithoutQuery(address), options, Capabilities.MaxMessageSize);
+    }
+}

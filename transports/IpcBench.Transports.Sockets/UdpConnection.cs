@@ -1,0 +1,124 @@
+using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+using IpcBench.Core;
+
+namespace IpcBench.Transports.Sockets;
+
+/// <summary>A connected UDP socket: send one sequenced datagram, wait for the datagram that answers it.</summary>
+internal sealed class UdpConnection : IConnection
+{
+    private readonly Socket _socket;
+    private readonly string _peer;
+    private readonly EndpointOptions _options;
+    private readonly byte[] _send = new byte[Datagram.MaxSize];
+    private readonly byte[] _receive = new byte[Datagram.MaxSize];
+    private CancellationTokenSource _timeout = new();
+    private uint _sequence;
+
+    public UdpConnection(Socket socket, Uri peer, EndpointOptions options)
+    {
+        _socket = socket;
+        _peer = peer.ToString();
+        _options = options;
+        _socket.ReceiveTimeout = (int)options.RequestTimeout.TotalMilliseconds;
+    }
+
+    internal async ValueTask ProbeAsync(CancellationToken ct)
+    {
+        _socket.ReceiveTimeout = (int)_options.ConnectTimeout.TotalMilliseconds;
+        await RequestAsync(ReadOnlyMemory<byte>.Empty, Memory<byte>.Empty, ct).ConfigureAwait(false);
+        _socket.ReceiveTimeout = (int)_options.RequestTimeout.TotalMilliseconds;
+    }
+
+    public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+    {
+        int length = Prepare(request.Span);
+        if (_options.Io == IoMode.Async)
+        {
+            return RequestCoreAsync(length, reply, ct);
+        }
+        try
+        {
+            _socket.Send(_send.AsSpan(0, length));
+            while (true)
+            {
+                int received = _socket.Receive(_receive);
+                if (Accept(received, reply.Span) is int payload and >= 0)
+                {
+                    return new ValueTask<int>(payload);
+                }
+            }
+        }
+        catch (SocketException e)
+        {
+            throw TransportErrors.Translate(e, _peer, _options.RequestTimeout);
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<int> RequestCoreAsync(int length, Memory<byte> reply, CancellationToken ct)
+    {
+        using var linked = ct.CanBeCanceled ? CancellationTokenSource.CreateLinkedTokenSource(ct, _timeout.Token) : null;
+        var token = linked?.Token ?? _timeout.Token;
+        _timeout.CancelAfter(_options.RequestTimeout);
+        try
+        {
+            await _socket.SendAsync(_send.AsMemory(0, length), SocketFlags.None, token).ConfigureAwait(false);
+            while (true)
+            {
+                int received = await _socket.ReceiveAsync(_receive.AsMemory(), SocketFlags.None, token).ConfigureAwait(false);
+                if (Accept(received, reply.Span) is int payload and >= 0)
+                {
+                    return payload;
+                }
+            }
+        }
+        catch (Exception e) when (e is SocketException or OperationCanceledException && !ct.IsCancellationRequested)
+        {
+            throw TransportErrors.Translate(e, _peer, _options.RequestTimeout);
+        }
+        finally
+        {
+            if (!_timeout.TryReset())
+            {
+                _timeout.Dispose();
+                _timeout = new CancellationTokenSource();
+            }
+        }
+    }
+
+    /// <summary>Writes the next request datagram into the send buffer and returns its length.</summary>
+    private int Prepare(ReadOnlySpan<byte> request)
+    {
+        if (request.Length > UdpTransport.MaxPayload)
+        {
+            throw new FrameTooLargeException(request.Length, UdpTransport.MaxPayload);
+        }
+        Datagram.WriteSequence(_send, ++_sequence);
+        request.CopyTo(_send.AsSpan(Datagram.HeaderSize));
+        return Datagram.HeaderSize + request.Length;
+    }
+
+    /// <summary>Copies the reply out if the datagram answers the current request; -1 for a stale one.</summary>
+    private int Accept(int received, Span<byte> reply)
+    {
+        if (received < Datagram.HeaderSize || Datagram.Sequence(_receive) != _sequence)
+        {
+            return -1; // the late answer to a request that already timed out
+        }
+        var payload = _receive.AsSpan(Datagram.HeaderSize, received - Datagram.HeaderSize);
+        if (payload.Length > reply.Length)
+        {
+            throw new FrameTooLargeException(payload.Length, reply.Length);
+        }
+        payload.CopyTo(reply);
+        return payload.Length;
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _socket.Dispose();
+        _timeout.Dispose();
+        return ValueTask.CompletedTask;
+    }
+}

@@ -1,0 +1,115 @@
+using System.Net.Sockets;
+using System.Text;
+using IpcBench.Core;
+using IpcBench.Core.Streams;
+
+namespace IpcBench.Transports.Sockets;
+
+/// <summary>
+/// Unix domain stream sockets with the length-prefix framing. By default the socket file lives in a
+/// fresh private directory (mode 0700) that the server removes when it stops. A stale file left by a
+/// killed server is replaced; a file that a live server answers on is refused.
+/// </summary>
+public sealed class UdsTransport : StreamTransport
+{
+    // sun_path holds 108 bytes on Linux, 104 on macOS, including the terminating NUL.
+    private const int MaxPathBytes = 103;
+
+    public override string Name => "uds";
+
+    public override string Description => OperatingSystem.IsWindows()
+        ? "Unix domain stream socket (AF_UNIX, Windows 10 1803 and later)"
+        : "Unix domain stream socket (AF_UNIX), socket file in a private 0700 directory";
+
+    public override string? UnsupportedReason =>
+        Socket.OSSupportsUnixDomainSockets ? null : "this OS has no Unix domain sockets";
+
+    public override TransportCapabilities Capabilities => base.Capabilities with { Features = TransportFeatures.Reliable };
+
+    public override Uri DefaultAddress() => Endpoints.ToUri(Name, PrivateDirectory.DefaultPath("s.sock"));
+
+    protected override async ValueTask<IStreamListener> ListenAsync(Uri address, EndpointOptions options, CancellationToken ct)
+    {
+        string path = PrivateDirectory.Resolve(Endpoints.SocketPath(address), out string? ownDirectory);
+        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            CheckLength(path);
+            await RemoveIfStaleAsync(path, ct).ConfigureAwait(false);
+            socket.Bind(new UnixDomainSocketEndPoint(path));
+            socket.Listen(64);
+        }
+        catch (Exception e)
+        {
+            socket.Dispose();
+            PrivateDirectory.Remove(ownDirectory);
+            if (e is SocketException)
+            {
+                throw new TransportException($"cannot listen on {path}: {e.Message}", e);
+            }
+            throw;
+        }
+        return new SocketListener(socket, Endpoints.ToUri(Name, path), options.Io, static _ => { }, () =>
+        {
+            TryDelete(path);
+            PrivateDirectory.Remove(ownDirectory);
+        });
+    }
+
+    protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct)
+    {
+        string path = Endpoints.SocketPath(address);
+        CheckLength(path);
+        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            await BlockingSockets.ConnectAsync(socket, new UnixDomainSocketEndPoint(path), options.Io, ct).ConfigureAwait(false);
+            return new NetworkStream(socket, ownsSocket: true);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
+
+    private static void CheckLength(string path)
+    {
+        if (Encoding.UTF8.GetByteCount(path) > MaxPathBytes)
+        {
+            throw new ArgumentException($"socket path is longer than {MaxPathBytes} bytes, the OS limit: {path}");
+        }
+    }
+
+    /// <summary>Removes a socket file that no server answers on; refuses to touch one that a live server owns.</summary>
+    private static async ValueTask RemoveIfStaleAsync(string path, CancellationToken ct)
+    {
+        if (!File.Exists(path))
+        {
+            return;
+        }
+        using var probe = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            await probe.ConnectAsync(new UnixDomainSocketEndPoint(path), ct).ConfigureAwait(false);
+        }
+        catch (SocketException)
+        {
+            TryDelete(path); // nobody listens: a leftover of a killed run
+            return;
+        }
+        throw new TransportException($"a server is already listening on {path}");
+    }
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (IOException e)
+        {
+            Log.Warn($"could not remove {path}: {e.Message}");
+        }
+    }
+}
