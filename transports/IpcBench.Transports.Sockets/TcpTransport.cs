@@ -6,8 +6,10 @@ using IpcBench.Core.Streams;
 namespace IpcBench.Transports.Sockets;
 
 /// <summary>
-/// TCP with the length-prefix framing. <c>tcp</c> sets TCP_NODELAY on both ends; <c>tcp-nagle</c>
-/// leaves Nagle's algorithm on, to show the delayed-ACK stall that NoDelay avoids.
+/// TCP with the length-prefix framing. <c>tcp</c> sets TCP_NODELAY on both ends. <c>tcp-nagle</c> leaves
+/// Nagle's algorithm on and writes header and payload separately, as much hand-written framing code
+/// does: the payload then waits for the delayed ACK of the header, the classic stall that NoDelay
+/// avoids. (<c>tcp-nagle://...?writes=single</c> shows that coalescing the writes avoids it too.)
 /// </summary>
 public sealed class TcpTransport(bool noDelay) : StreamTransport
 {
@@ -15,7 +17,9 @@ public sealed class TcpTransport(bool noDelay) : StreamTransport
 
     public override string Description => noDelay
         ? "TCP over loopback or a network, TCP_NODELAY on both ends"
-        : "TCP with Nagle's algorithm left on (the delayed-ACK trap)";
+        : "TCP with Nagle on and header/payload written separately: the delayed-ACK trap";
+
+    protected override bool SplitWritesByDefault => !noDelay;
 
     public override Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 

@@ -12,7 +12,9 @@ namespace IpcBench.Core.Framing;
 /// message stay buffered for the next one, so a pipelining peer is handled correctly too.
 /// </para>
 /// <para>Writes copy header and payload into one buffer and issue a single write: one syscall, and no
-/// half-message left waiting in the kernel (which with Nagle on would cost a delayed-ACK round).</para>
+/// half-message left waiting in the kernel. With <c>splitWrites</c> the header and the payload are two
+/// writes, as much hand-written framing code does: with Nagle's algorithm on, the payload then waits
+/// for the ACK of the header, which the peer delays (the classic 40 ms stall).</para>
 /// </summary>
 public sealed class FramedStream : IDisposable
 {
@@ -20,15 +22,17 @@ public sealed class FramedStream : IDisposable
 
     private readonly Stream _stream;
     private readonly int _maxPayload;
+    private readonly bool _splitWrites;
     private readonly byte[] _readBuffer = new byte[ReadBufferSize];
     private int _readStart;
     private int _readEnd;
     private byte[] _writeBuffer = new byte[LengthPrefix.HeaderSize + 1024];
 
-    public FramedStream(Stream stream, int maxPayload = LengthPrefix.DefaultMaxPayload)
+    public FramedStream(Stream stream, int maxPayload = LengthPrefix.DefaultMaxPayload, bool splitWrites = false)
     {
         _stream = stream;
         _maxPayload = maxPayload;
+        _splitWrites = splitWrites;
     }
 
     public Stream Stream => _stream;
@@ -47,10 +51,30 @@ public sealed class FramedStream : IDisposable
         return _writeBuffer.AsSpan(LengthPrefix.HeaderSize, Math.Min(_writeBuffer.Length - LengthPrefix.HeaderSize, _maxPayload));
     }
 
-    public void WritePrepared(int payloadLength) => _stream.Write(Seal(payloadLength));
+    public void WritePrepared(int payloadLength)
+    {
+        var message = Seal(payloadLength);
+        if (_splitWrites)
+        {
+            _stream.Write(message.AsSpan(0, LengthPrefix.HeaderSize));
+            _stream.Write(message.AsSpan(LengthPrefix.HeaderSize));
+            return;
+        }
+        _stream.Write(message);
+    }
 
-    public ValueTask WritePreparedAsync(int payloadLength, CancellationToken ct) =>
-        _stream.WriteAsync(Seal(payloadLength).AsMemory(), ct);
+    public ValueTask WritePreparedAsync(int payloadLength, CancellationToken ct)
+    {
+        var message = Seal(payloadLength).AsMemory();
+        return _splitWrites ? WriteSplitAsync(message, ct) : _stream.WriteAsync(message, ct);
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask WriteSplitAsync(ReadOnlyMemory<byte> message, CancellationToken ct)
+    {
+        await _stream.WriteAsync(message[..LengthPrefix.HeaderSize], ct).ConfigureAwait(false);
+        await _stream.WriteAsync(message[LengthPrefix.HeaderSize..], ct).ConfigureAwait(false);
+    }
 
     public void Write(ReadOnlySpan<byte> payload)
     {

@@ -5,8 +5,7 @@ namespace IpcBench.Core.Hosting;
 
 /// <summary>
 /// Completes when the process that started a server goes away, so that no server outlives its
-/// client: its stdin reaching end-of-file (the parent closed it, or died), or the parent's pid
-/// ending (checked by getppid() on Unix, so pid reuse cannot fool it).
+/// client: its stdin reaching end-of-file (the parent closed it, or died), or the parent's pid ending.
 /// </summary>
 public static partial class ParentWatch
 {
@@ -37,25 +36,32 @@ public static partial class ParentWatch
 
     private static async Task ParentExitedAsync(int parentPid, CancellationToken ct)
     {
-        if (!OperatingSystem.IsWindows())
+        if (OperatingSystem.IsWindows())
         {
-            // The kernel re-parents an orphan, so getppid() stops naming the parent the moment it dies.
-            while (GetParentPid() == parentPid)
+            try
             {
-                await Task.Delay(PollInterval, ct).ConfigureAwait(false);
+                using var parent = Process.GetProcessById(parentPid);
+                await parent.WaitForExitAsync(ct).ConfigureAwait(false);
+            }
+            catch (ArgumentException)
+            {
+                // Already gone.
             }
             return;
         }
-        try
+        // For our real parent, getppid() is exact: the kernel re-parents an orphan at once, so pid
+        // reuse cannot fool it. For any other pid, ask whether it still exists.
+        bool isParent = GetParentPid() == parentPid;
+        while (isParent ? GetParentPid() == parentPid : Exists(parentPid))
         {
-            using var parent = Process.GetProcessById(parentPid);
-            await parent.WaitForExitAsync(ct).ConfigureAwait(false);
-        }
-        catch (ArgumentException)
-        {
-            // Already gone.
+            await Task.Delay(PollInterval, ct).ConfigureAwait(false);
         }
     }
+
+    private static bool Exists(int pid) => Kill(pid, 0) == 0 || Marshal.GetLastPInvokeError() == 1; // EPERM: exists, not ours
+
+    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
+    private static partial int Kill(int pid, int signal);
 
     [LibraryImport("libc", EntryPoint = "getppid")]
     private static partial int GetParentPid();

@@ -5,17 +5,20 @@ namespace IpcBench.Core.Measurement;
 /// <summary>
 /// Every request's round trip, in Stopwatch ticks, kept in a buffer allocated up front so that
 /// recording costs a store and no allocation. Percentiles are exact, over requests (not over
-/// averages of batches).
+/// averages of batches). When the buffer is full it keeps the first samples, or with
+/// <paramref name="keepLatest"/> the latest ones (a ring: what a benchmark harness wants, whose
+/// measured iterations come last).
 /// </summary>
-public sealed class LatencyRecorder(int capacity)
+public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
 {
     private readonly long[] _ticks = new long[capacity];
     private int _count;
+    private int _next;
     private long _dropped;
 
     public int Count => _count;
 
-    /// <summary>Samples that arrived when the buffer was full and were not kept.</summary>
+    /// <summary>Samples recorded but not kept (the oldest in ring mode, the newest otherwise).</summary>
     public long Dropped => _dropped;
 
     public void Record(long ticks)
@@ -23,6 +26,12 @@ public sealed class LatencyRecorder(int capacity)
         if (_count < _ticks.Length)
         {
             _ticks[_count++] = ticks;
+        }
+        else if (keepLatest)
+        {
+            _ticks[_next] = ticks;
+            _next = _next + 1 == _ticks.Length ? 0 : _next + 1;
+            _dropped++;
         }
         else
         {
@@ -33,6 +42,7 @@ public sealed class LatencyRecorder(int capacity)
     public void Reset()
     {
         _count = 0;
+        _next = 0;
         _dropped = 0;
     }
 

@@ -12,9 +12,10 @@ internal sealed class StreamConnection : IConnection
     // Reused for every async request (TryReset), so a timeout costs no allocation per request.
     private CancellationTokenSource _timeout = new();
 
-    public StreamConnection(Stream stream, Uri peer, EndpointOptions options, int maxPayload)
+    public StreamConnection(FramedStream framed, Uri peer, EndpointOptions options)
     {
-        _framed = new FramedStream(stream, maxPayload);
+        var stream = framed.Stream;
+        _framed = framed;
         _peer = peer.ToString();
         _options = options;
         if (options.Io == IoMode.Sync)

@@ -17,12 +17,14 @@ internal sealed class StreamServer : IServer
     private readonly RequestHandler _handler;
     private readonly EndpointOptions _options;
     private readonly int _maxPayload;
+    private readonly bool _splitWrites;
     private readonly CancellationTokenSource _stopping = new();
     private readonly ConcurrentDictionary<FramedStream, Task> _sessions = new();
     private readonly Task _acceptLoop;
 
-    public StreamServer(IStreamListener listener, RequestHandler handler, EndpointOptions options, int maxPayload)
+    public StreamServer(IStreamListener listener, RequestHandler handler, EndpointOptions options, int maxPayload, bool splitWrites)
     {
+        _splitWrites = splitWrites;
         _listener = listener;
         _handler = handler;
         _options = options;
@@ -50,7 +52,7 @@ internal sealed class StreamServer : IServer
                 Log.Warn($"accept failed on {Address}: {e.Message}");
                 continue;
             }
-            var framed = new FramedStream(stream, _maxPayload);
+            var framed = new FramedStream(stream, _maxPayload, _splitWrites);
             _sessions[framed] = _options.Io == IoMode.Sync ? StartThread(framed) : Task.Run(() => ServeAsync(framed));
         }
     }

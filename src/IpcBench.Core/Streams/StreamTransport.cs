@@ -35,19 +35,36 @@ public abstract class StreamTransport : ITransport
     /// <summary>Connects a stream to <paramref name="address"/>; honours <paramref name="ct"/> as the connect timeout.</summary>
     protected abstract ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct);
 
-    /// <summary>Extra query keys this transport accepts beyond <see cref="EndpointOptions"/>'s.</summary>
+    /// <summary>Extra query keys this transport accepts beyond <see cref="EndpointOptions"/>'s and <c>writes</c>.</summary>
     protected virtual string[] ExtraOptionKeys => [];
+
+    /// <summary>Whether header and payload go out as two writes unless the address says <c>writes=single|split</c>.</summary>
+    protected virtual bool SplitWritesByDefault => false;
+
+    private (EndpointOptions Options, bool SplitWrites) ParseOptions(Uri address)
+    {
+        var options = EndpointOptions.Parse(address, [.. ExtraOptionKeys, "writes"]);
+        bool split = EndpointOptions.Query(address).TryGetValue("writes", out string? writes)
+            ? writes switch
+            {
+                "single" => false,
+                "split" => true,
+                _ => throw new ArgumentException($"writes must be 'single' or 'split', not '{writes}'"),
+            }
+            : SplitWritesByDefault;
+        return (options, split);
+    }
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address, ExtraOptionKeys);
+        var (options, split) = ParseOptions(address);
         var listener = await ListenAsync(address, options, ct).ConfigureAwait(false);
-        return new StreamServer(listener, handler, options, Capabilities.MaxMessageSize);
+        return new StreamServer(listener, handler, options, Capabilities.MaxMessageSize, split);
     }
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address, ExtraOptionKeys);
+        var (options, split) = ParseOptions(address);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
         timeout.CancelAfter(options.ConnectTimeout);
         Stream stream;
@@ -59,6 +76,6 @@ public abstract class StreamTransport : ITransport
         {
             throw TransportErrors.ConnectFailed(e, EndpointOptions.WithoutQuery(address), options.ConnectTimeout);
         }
-        return new StreamConnection(stream, EndpointOptions.WithoutQuery(address), options, Capabilities.MaxMessageSize);
+        return new StreamConnection(new FramedStream(stream, Capabilities.MaxMessageSize, split), EndpointOptions.WithoutQuery(address), options);
     }
 }

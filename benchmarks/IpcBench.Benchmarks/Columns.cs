@@ -1,0 +1,50 @@
+using System.Globalization;
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using IpcBench.Core.Hosting;
+using IpcBench.Core.Measurement;
+
+namespace IpcBench.Benchmarks;
+
+/// <summary>The suite's own summary columns: per-request percentiles, throughput, placement.</summary>
+public sealed class SuiteColumn(string name, string legend, bool numeric, Func<Summary, BenchmarkCase, string> value) : IColumn
+{
+    public static IColumn[] All { get; } =
+    [
+        new SuiteColumn("Placement/IO", "CPU placement of client and server (IPCBENCH_PLACEMENT) and I/O mode (IPCBENCH_IO)", false,
+            (_, _) => $"{SuiteSettings.Placement.Name()}/{SuiteSettings.Io}"),
+        new SuiteColumn("Req/s", "round trips per second with one request in flight (1 / Mean)", true,
+            (summary, c) => summary[c]?.ResultStatistics?.Mean is double ns and > 0 ? Format(1e9 / ns, "N0") : "-"),
+        Latency("P50 us", l => l.P50Us, "50th"),
+        Latency("P90 us", l => l.P90Us, "90th"),
+        Latency("P99 us", l => l.P99Us, "99th"),
+        Latency("P99.9 us", l => l.P999Us, "99.9th"),
+        Latency("Max us", l => l.MaxUs, "100th"),
+        new SuiteColumn("Requests (lost)", "requests the percentiles are over (the latest, up to 1,048,576), and replies lost", false,
+            (_, c) => Sidecar(c) is { } e ? Format(e.Latency.Count, "0") + $" ({e.LostReplies})" : "-"),
+    ];
+
+    private static SuiteColumn Latency(string name, Func<LatencySummary, double> select, string percentile) =>
+        new(name, $"per-request round trip, {percentile} percentile, in microseconds (from every request's own timing)", true,
+            (_, c) => Sidecar(c) is { } e ? Format(select(e.Latency), "0.0") : "-");
+
+    private static LatencySidecar.Entry? Sidecar(BenchmarkCase c) =>
+        LatencySidecar.Read((string)c.Parameters["Transport"], (int)c.Parameters["Size"]);
+
+    private static string Format(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+
+    public string Id => $"{nameof(SuiteColumn)}.{name}";
+    public string ColumnName => name;
+    public bool AlwaysShow => true;
+    public ColumnCategory Category => ColumnCategory.Custom;
+    public int PriorityInCategory => Array.IndexOf(All, this);
+    public bool IsNumeric => numeric;
+    public UnitType UnitType => UnitType.Dimensionless;
+    public string Legend => legend;
+    public bool IsDefault(Summary summary, BenchmarkCase benchmarkCase) => false;
+    public bool IsAvailable(Summary summary) => true;
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase) => value(summary, benchmarkCase);
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) => value(summary, benchmarkCase);
+    public override string ToString() => name;
+}

@@ -1,0 +1,58 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Exporters.Csv;
+using BenchmarkDotNet.Exporters.Json;
+using BenchmarkDotNet.Filters;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Reports;
+using IpcBench.Cli;
+
+namespace IpcBench.Benchmarks;
+
+/// <summary>
+/// The suite's defaults. The default job is short enough that every socket transport at every size
+/// runs in a few minutes on 2 cores; a --job on the command line replaces it.
+/// </summary>
+public static class SuiteConfig
+{
+    /// <summary>3 warm-up and 10 measured iterations of 250 ms, one call per invocation.</summary>
+    public static readonly Job DefaultJob = Job.Default
+        .WithWarmupCount(3)
+        .WithIterationCount(10)
+        .WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(250))
+        .WithUnrollFactor(1) // a slow transport (tcp-nagle: ~90 ms a request) must not need 16 calls per iteration
+        .WithId("Suite")
+        .AsDefault();
+
+    /// <summary>True when the command line names a job of its own (--job dry, -j short, ...).</summary>
+    public static bool NamesJob(IEnumerable<string> args) =>
+        args.Any(a => a is "--job" or "-j" || a.StartsWith("--job=", StringComparison.Ordinal));
+
+    public static IConfig Create(string artifacts, bool withDefaultJob)
+    {
+        var config = Base(artifacts);
+        return withDefaultJob ? config.AddJob(DefaultJob) : config;
+    }
+
+    private static ManualConfig Base(string artifacts) => ManualConfig.CreateEmpty()
+        .AddLogger(BenchmarkDotNet.Loggers.ConsoleLogger.Default)
+        .AddColumnProvider(DefaultColumnProviders.Instance)
+        .AddColumn(SuiteColumn.All)
+        .AddDiagnoser(MemoryDiagnoser.Default)
+        .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
+        .AddAnalyser(DefaultConfig.Instance.GetAnalysers().ToArray())
+        .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
+        .AddFilter(new SimpleFilter(SizeFits))
+        .WithArtifactsPath(artifacts)
+        .WithBuildTimeout(TimeSpan.FromMinutes(10)) // the 120 s default is too short on 2 cores
+        .WithSummaryStyle(SummaryStyle.Default.WithMaxParameterColumnWidth(20))
+        .WithOption(ConfigOptions.JoinSummary, true)
+        .WithOrderer(new BenchmarkDotNet.Order.DefaultOrderer(BenchmarkDotNet.Order.SummaryOrderPolicy.Declared));
+
+    /// <summary>Leaves out the sizes a transport cannot carry (udp: 64 KB datagrams); <see cref="Program"/> says so.</summary>
+    private static bool SizeFits(BenchmarkDotNet.Running.BenchmarkCase c) =>
+        c.Parameters["Transport"] is not string name || c.Parameters["Size"] is not int size
+        || TransportRegistry.Get(name).Capabilities.RejectSize(size) is null;
+}

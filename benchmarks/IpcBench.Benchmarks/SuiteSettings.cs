@@ -1,0 +1,59 @@
+using IpcBench.Cli;
+using IpcBench.Core;
+using IpcBench.Core.Hosting;
+
+namespace IpcBench.Benchmarks;
+
+/// <summary>
+/// The suite's knobs, read from environment variables so that BenchmarkDotNet's own command line
+/// stays untouched, and so that its child processes (which inherit the environment) see the same.
+/// </summary>
+public static class SuiteSettings
+{
+    public const string TransportsVariable = "IPCBENCH_TRANSPORTS";
+    public const string SizesVariable = "IPCBENCH_SIZES";
+    public const string PlacementVariable = "IPCBENCH_PLACEMENT";
+    public const string IoVariable = "IPCBENCH_IO";
+    public const string ResultsVariable = "IPCBENCH_RESULTS";
+    public const string LatencyDirVariable = "IPCBENCH_LATENCY_DIR";
+
+    private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : null;
+
+    /// <summary>The transports asked for (default: every registered one), runnable or not.</summary>
+    public static IReadOnlyList<ITransport> RequestedTransports =>
+        Env(TransportsVariable) is { } list
+            ? list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(TransportRegistry.Get).ToList()
+            : TransportRegistry.All;
+
+    /// <summary>The transports that will run: requested and able to run here.</summary>
+    public static IEnumerable<string> Transports => RequestedTransports.Where(t => t.UnsupportedReason is null).Select(t => t.Name);
+
+    public static IEnumerable<int> Sizes =>
+        (Env(SizesVariable) ?? "1,1KB,10KB,100KB")
+        .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+        .Select(s => Arguments.ParseSize(s, Core.Framing.LengthPrefix.DefaultMaxPayload)
+            ?? throw new ArgumentException($"{SizesVariable}: '{s}' is not a size such as 1, 1KB or 100KB"));
+
+    public static Placement Placement => Placements.Parse(Env(PlacementVariable) ?? "none");
+
+    public static string Io => Env(IoVariable) ?? "sync";
+
+    public static string? LatencyDirectory => Env(LatencyDirVariable);
+
+    /// <summary>Where this run's reports go: IPCBENCH_RESULTS, else results/ at the repository root.</summary>
+    public static string ResultsRoot()
+    {
+        if (Env(ResultsVariable) is { } configured)
+        {
+            return Path.GetFullPath(configured);
+        }
+        for (var dir = new DirectoryInfo(Directory.GetCurrentDirectory()); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "IpcBench.sln")))
+            {
+                return Path.Combine(dir.FullName, "results");
+            }
+        }
+        return Path.GetFullPath("results");
+    }
+}
