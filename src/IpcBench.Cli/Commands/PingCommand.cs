@@ -45,7 +45,7 @@ internal static class PingCommand
         var placement = Parse(() => Placements.Parse(a.Get("placement") ?? "none"));
         string? io = a.Get("io");
         string? timeout = a.Get("timeout");
-        if (io is not null) Parse(() => EndpointOptions.Parse(new Uri($"x://h/?io={io}")));
+        if (io is not null) Parse(() => EndpointOptions.ParseIo(io));
         if (timeout is not null) Parse(() => EndpointOptions.ParseDuration("--timeout", timeout));
         var remote = a.GetUri("server") ?? (Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } env
             ? Parse(() => new Uri(env, UriKind.Absolute)) : null);

@@ -74,7 +74,7 @@ public sealed record EndpointOptions(IoMode Io, TimeSpan RequestTimeout, TimeSpa
     /// <summary>The address without its query: what a server reports as bound.</summary>
     public static Uri WithoutQuery(Uri address) => new(address.GetLeftPart(UriPartial.Path));
 
-    private static IoMode ParseIo(string value) => value.ToLowerInvariant() switch
+    public static IoMode ParseIo(string value) => value.ToLowerInvariant() switch
     {
         "sync" => IoMode.Sync,
         "async" => IoMode.Async,

@@ -23,7 +23,10 @@ public sealed class ServerProcess : IAsyncDisposable
 
     public int ProcessId => _process.Id;
 
-    public bool HasExited => _process.HasExited;
+    public bool HasExited => ExitCode is not null || _process.HasExited;
+
+    /// <summary>The exit code once the server has been stopped (0: it stopped cleanly), else null.</summary>
+    public int? ExitCode { get; private set; }
 
     /// <summary>The server's last stderr lines, for error messages.</summary>
     public string RecentErrors
@@ -148,6 +151,7 @@ public sealed class ServerProcess : IAsyncDisposable
         }
         finally
         {
+            ExitCode = _process.HasExited ? _process.ExitCode : -1;
             _process.Dispose();
         }
     }

@@ -81,7 +81,8 @@ public sealed record LatencySummary(int Count, double MinUs, double P50Us, doubl
     /// <summary>Nearest-rank percentile: the smallest sample that at least <paramref name="p"/>% of samples do not exceed.</summary>
     public static long Percentile(long[] sorted, double p)
     {
-        int rank = (int)Math.Ceiling(p / 100 * sorted.Length);
+        // Rounded first, so that 99.9% of 1000 is rank 999 and not 1000 by a floating-point hair.
+        int rank = (int)Math.Ceiling(Math.Round(p / 100 * sorted.Length, 6));
         return sorted[Math.Clamp(rank - 1, 0, sorted.Length - 1)];
     }
 

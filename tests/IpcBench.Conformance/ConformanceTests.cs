@@ -1,0 +1,126 @@
+using System.Diagnostics;
+using IpcBench.Core;
+using IpcBench.Core.Measurement;
+
+namespace IpcBench.Conformance;
+
+/// <summary>
+/// One suite, run over every registered transport that runs here, each server in its own
+/// 'ipcbench serve' process: what every transport must do, whatever it is.
+/// </summary>
+public class ConformanceTests
+{
+    private static readonly int[] Sizes = [0, 1, 1024, 64 * 1024, 100 * 1024];
+
+    [Theory]
+    [MemberData(nameof(TransportCases.AllWithIo), MemberType = typeof(TransportCases))]
+    public async Task Echoes_every_size_it_supports_byte_for_byte(string transport, IoMode io)
+    {
+        await using var server = await TestServer.StartAsync(transport, io);
+        await using var connection = await server.ConnectAsync();
+        var caps = server.Transport.Capabilities;
+        foreach (int size in Sizes.Where(s => caps.RejectSize(s) is null))
+        {
+            var exchange = new ClosedLoop.Exchange(connection, size); // checks length and content of every reply
+            for (int i = 0; i < 20; i++)
+            {
+                Assert.True(await exchange.SendAsync(tolerateLoss: false, default) >= 0);
+            }
+        }
+        Assert.Contains(Sizes, s => caps.RejectSize(s) is null && s >= 1024);
+    }
+
+    [Theory]
+    [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
+    public async Task Refuses_a_payload_over_its_maximum_without_breaking(string transport)
+    {
+        await using var server = await TestServer.StartAsync(transport);
+        await using var connection = await server.ConnectAsync();
+        int max = server.Transport.Capabilities.MaxMessageSize;
+        Assert.NotNull(server.Transport.Capabilities.RejectSize(max + 1));
+
+        var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () =>
+            await connection.RequestAsync(new byte[max + 1], new byte[max + 1]));
+        Assert.Equal(max, e.Limit);
+
+        await using var again = await server.ConnectAsync(); // the server is unharmed
+        Assert.True(await new ClosedLoop.Exchange(again, 16).SendAsync(false, default) >= 0);
+    }
+
+    [Theory]
+    [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
+    public async Task Serves_several_connections_one_after_another(string transport)
+    {
+        await using var server = await TestServer.StartAsync(transport);
+        for (int c = 0; c < 5; c++)
+        {
+            await using var connection = await server.ConnectAsync();
+            var exchange = new ClosedLoop.Exchange(connection, 100 + c);
+            for (int i = 0; i < 10; i++)
+            {
+                Assert.True(await exchange.SendAsync(false, default) >= 0);
+            }
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
+    public async Task Connecting_to_nothing_fails_clearly_within_seconds(string transport)
+    {
+        Uri nothing;
+        await using (var server = await TestServer.StartAsync(transport))
+        {
+            nothing = server.ClientAddress(); // once the server is gone, nothing is there
+        }
+        var watch = Stopwatch.StartNew();
+        var e = await Assert.ThrowsAnyAsync<TransportException>(async () =>
+            await IpcBench.Cli.TransportRegistry.Get(transport).ConnectAsync(nothing));
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(6), $"took {watch.Elapsed}");
+        Assert.Contains(EndpointOptions.WithoutQuery(nothing).ToString(), e.Message);
+    }
+
+    [Theory]
+    [MemberData(nameof(TransportCases.AllWithIo), MemberType = typeof(TransportCases))]
+    public async Task A_server_killed_mid_run_makes_the_client_fail_quickly(string transport, IoMode io)
+    {
+        await using var server = await TestServer.StartAsync(transport, io);
+        await using var connection = await server.ConnectAsync(timeout: "2s");
+        var exchange = new ClosedLoop.Exchange(connection, 64);
+        Assert.True(await exchange.SendAsync(false, default) >= 0);
+
+        System.Diagnostics.Process.GetProcessById(server.Process.ProcessId).Kill(entireProcessTree: true);
+        var watch = Stopwatch.StartNew();
+        await Assert.ThrowsAnyAsync<TransportException>(async () =>
+        {
+            for (int i = 0; i < 1000; i++)
+            {
+                await exchange.SendAsync(false, default);
+            }
+        });
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}");
+    }
+
+    [Theory]
+    [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
+    public async Task A_stopped_server_leaves_no_file_behind(string transport)
+    {
+        var server = await TestServer.StartAsync(transport);
+        string? file = LocalPath(server.Process.Address);
+        await using (var connection = await server.ConnectAsync())
+        {
+            Assert.True(await new ClosedLoop.Exchange(connection, 8).SendAsync(false, default) >= 0);
+        }
+        await server.DisposeAsync();
+
+        Assert.Equal(0, server.Process.ExitCode);
+        if (file is not null)
+        {
+            Assert.False(File.Exists(file), $"{file} is left behind");
+            Assert.False(Directory.Exists(Path.GetDirectoryName(file)) && Path.GetFileName(Path.GetDirectoryName(file)!).StartsWith("ipcbench-"),
+                $"the private directory of {file} is left behind");
+        }
+    }
+
+    /// <summary>The file an address names, for transports whose addresses are paths.</summary>
+    private static string? LocalPath(Uri address) => address.AbsolutePath.Length > 1 ? Uri.UnescapeDataString(address.AbsolutePath) : null;
+}

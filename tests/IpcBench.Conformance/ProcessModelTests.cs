@@ -1,0 +1,85 @@
+using System.Diagnostics;
+using IpcBench.Core;
+using IpcBench.Core.Hosting;
+
+namespace IpcBench.Conformance;
+
+/// <summary>The server process's life: READY, clean stop, and no orphan when its parent dies.</summary>
+public class ProcessModelTests
+{
+    [Fact]
+    public async Task A_server_stops_cleanly_when_its_client_closes_stdin()
+    {
+        var server = await ServerProcess.StartAsync("uds");
+        string socketFile = Uri.UnescapeDataString(server.Address.AbsolutePath);
+        Assert.True(File.Exists(socketFile));
+        var watch = Stopwatch.StartNew();
+
+        await server.DisposeAsync();
+
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(4), $"stop took {watch.Elapsed}: it was killed, not stopped");
+        Assert.False(File.Exists(socketFile));
+        Assert.DoesNotContain("killing", server.RecentErrors);
+    }
+
+    [Fact]
+    public async Task A_server_exits_by_itself_when_its_parent_dies()
+    {
+        using var parent = Process.Start(new ProcessStartInfo("sleep", "60") { UseShellExecute = false })!;
+        var info = ServerCommand.Resolve().StartInfo();
+        foreach (string arg in new[] { "serve", "--transport", "tcp", "--parent-pid", parent.Id.ToString() })
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.RedirectStandardInput = true; // kept open: only the parent's death may stop it
+        info.RedirectStandardOutput = true;
+        using var server = Process.Start(info)!;
+        try
+        {
+            string? ready = await server.StandardOutput.ReadLineAsync().WaitAsync(TimeSpan.FromSeconds(30));
+            Assert.StartsWith("READY tcp://127.0.0.1:", ready);
+
+            parent.Kill();
+            using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+            await server.WaitForExitAsync(cts.Token);
+            Assert.Equal(0, server.ExitCode);
+        }
+        finally
+        {
+            if (!server.HasExited) server.Kill();
+            if (!parent.HasExited) parent.Kill();
+        }
+    }
+
+    [Fact]
+    public async Task A_server_that_cannot_start_says_why()
+    {
+        await using var first = await ServerProcess.StartAsync("tcp");
+        var e = await Assert.ThrowsAsync<TransportException>(() => ServerProcess.StartAsync("tcp", first.Address));
+        Assert.Contains("cannot listen", e.Message);
+    }
+
+    [Fact]
+    public async Task Uds_replaces_a_stale_socket_file_and_refuses_a_live_one()
+    {
+        string dir = Directory.CreateTempSubdirectory("ipcbench-test-").FullName;
+        try
+        {
+            var address = new Uri($"uds://{dir}/s.sock");
+            var killed = await ServerProcess.StartAsync("uds", address);
+            Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: no chance to remove its socket file
+            await killed.DisposeAsync();
+            Assert.True(File.Exists(Path.Combine(dir, "s.sock")), "a killed server's socket file should be left for this test");
+
+            await using var replacement = await ServerProcess.StartAsync("uds", address);
+            Assert.Equal(address.AbsolutePath, replacement.Address.AbsolutePath);
+
+            var e = await Assert.ThrowsAsync<TransportException>(() => ServerProcess.StartAsync("uds", address));
+            Assert.Contains("already listening", e.Message);
+        }
+        finally
+        {
+            Directory.Delete(dir, recursive: true);
+        }
+    }
+}

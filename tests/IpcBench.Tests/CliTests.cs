@@ -1,0 +1,137 @@
+using System.Diagnostics;
+using System.Text.Json;
+using IpcBench.Core.Hosting;
+
+namespace IpcBench.Tests;
+
+/// <summary>The ipcbench executable, run as a separate process the way people and scripts run it.</summary>
+public class CliTests
+{
+    private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
+
+    private static async Task<(int Exit, string Stdout, string Stderr)> RunAsync(params string[] args)
+    {
+        var info = ServerCommand.Resolve().StartInfo();
+        foreach (string arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.RedirectStandardOutput = true;
+        info.RedirectStandardError = true;
+        info.RedirectStandardInput = true;
+        using var process = Process.Start(info)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var cts = new CancellationTokenSource(RunTimeout);
+        try
+        {
+            await process.WaitForExitAsync(cts.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"ipcbench {string.Join(' ', args)} did not finish within {RunTimeout}");
+        }
+        return (process.ExitCode, await stdout, await stderr);
+    }
+
+    [Fact]
+    public async Task List_shows_every_transport_and_whether_it_runs()
+    {
+        var (exit, stdout, _) = await RunAsync("list");
+        Assert.Equal(0, exit);
+        foreach (string name in IpcBench.Cli.TransportRegistry.Names)
+        {
+            Assert.Matches($@"(?m)^{name}\s+(yes|no)\s", stdout);
+        }
+    }
+
+    [Fact]
+    public async Task Ping_measures_and_writes_the_json_fields()
+    {
+        string json = Path.Combine(Path.GetTempPath(), $"ipcbench-test-{Guid.NewGuid():N}.json");
+        try
+        {
+            var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "tcp", "--size", "1KB", "--count", "500",
+                "--warmup", "50", "--placement", "same-core", "--json", json);
+            Assert.True(exit == 0, stderr);
+            Assert.Contains("p99.9", stdout);
+            Assert.Contains("placement same-core", stdout);
+
+            using var doc = JsonDocument.Parse(await File.ReadAllTextAsync(json));
+            var root = doc.RootElement;
+            foreach (string field in new[] { "transport", "size", "count", "p50_us", "p90_us", "p99_us", "p999_us", "max_us",
+                "mean_us", "rps", "errors", "alloc_bytes_per_op", "cpu_us_per_op", "placement" })
+            {
+                Assert.True(root.TryGetProperty(field, out _), $"missing field {field}");
+            }
+            Assert.Equal("tcp", root.GetProperty("transport").GetString());
+            Assert.Equal(1024, root.GetProperty("size").GetInt32());
+            Assert.Equal(500, root.GetProperty("count").GetInt32());
+            Assert.Equal(0, root.GetProperty("errors").GetInt64());
+            Assert.True(root.GetProperty("p50_us").GetDouble() > 0);
+            Assert.True(root.GetProperty("p50_us").GetDouble() <= root.GetProperty("p99_us").GetDouble());
+            Assert.True(root.GetProperty("rps").GetDouble() > 0);
+            Assert.StartsWith("same-core", root.GetProperty("placement").GetString());
+        }
+        finally
+        {
+            File.Delete(json);
+        }
+    }
+
+    [Theory]
+    [InlineData("ping --transport tcp --count 0", "--count must be a whole number")]
+    [InlineData("ping --transport nope", "unknown transport 'nope'")]
+    [InlineData("ping --transport tcp --placement sideways", "placement must be one of")]
+    [InlineData("ping --transport tcp --bogus", "unknown option --bogus")]
+    [InlineData("ping --transport tcp --server tcp-nagle://127.0.0.1:1", "is not a tcp:// address")]
+    [InlineData("ping --transport tcp --io maybe", "io must be 'sync' or 'async'")]
+    [InlineData("serve", "--transport is required")]
+    [InlineData("frobnicate", "unknown command 'frobnicate'")]
+    public async Task Bad_options_exit_2_with_one_line_on_stderr(string commandLine, string message)
+    {
+        var (exit, stdout, stderr) = await RunAsync(commandLine.Split(' '));
+        Assert.Equal(2, exit);
+        Assert.Contains(message, stderr);
+        Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Empty(stdout);
+    }
+
+    [Fact]
+    public async Task A_size_over_the_transport_maximum_is_not_supported_and_exits_3()
+    {
+        var (exit, _, stderr) = await RunAsync("ping", "--transport", "udp", "--size", "100KB");
+        Assert.Equal(3, exit);
+        Assert.Contains("102400 B exceeds the transport's maximum message size of 65503 B", stderr);
+    }
+
+    [Fact]
+    public async Task An_unreachable_server_exits_1_quickly_with_a_clear_error()
+    {
+        var watch = Stopwatch.StartNew();
+        var (exit, _, stderr) = await RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{FreePort()}");
+        Assert.Equal(1, exit);
+        Assert.Contains("connection refused", stderr);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(15), $"took {watch.Elapsed}");
+    }
+
+    [Fact]
+    public async Task Help_lists_the_commands()
+    {
+        var (exit, stdout, _) = await RunAsync("--help");
+        Assert.Equal(0, exit);
+        Assert.Contains("serve", stdout);
+        Assert.Contains("ping", stdout);
+        var (pingExit, pingHelp, _) = await RunAsync("ping", "--help");
+        Assert.Equal(0, pingExit);
+        Assert.Contains("--placement", pingHelp);
+    }
+
+    internal static int FreePort()
+    {
+        using var probe = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        probe.Start();
+        return ((System.Net.IPEndPoint)probe.LocalEndpoint).Port;
+    }
+}

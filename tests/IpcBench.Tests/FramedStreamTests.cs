@@ -1,0 +1,142 @@
+using System.Buffers.Binary;
+using IpcBench.Core;
+using IpcBench.Core.Framing;
+
+namespace IpcBench.Tests;
+
+public class FramedStreamTests
+{
+    [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(1024)]
+    [InlineData(100 * 1024)]
+    public void Writes_header_in_network_order_then_payload(int size)
+    {
+        var stream = new MemoryStream();
+        var payload = Enumerable.Range(0, size).Select(i => (byte)i).ToArray();
+
+        new FramedStream(stream).Write(payload);
+
+        byte[] wire = stream.ToArray();
+        Assert.Equal(4 + size, wire.Length);
+        Assert.Equal((uint)size, BinaryPrimitives.ReadUInt32BigEndian(wire));
+        Assert.Equal(payload, wire[4..]);
+    }
+
+    [Fact]
+    public void Header_for_300_bytes_is_00_00_01_2C()
+    {
+        var stream = new MemoryStream();
+        new FramedStream(stream).Write(new byte[300]);
+        Assert.Equal(new byte[] { 0, 0, 1, 0x2C }, stream.ToArray()[..4]);
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(7)]
+    [InlineData(4096)]
+    public void Reads_back_consecutive_messages_whatever_the_read_chunking(int chunk)
+    {
+        int[] sizes = [0, 1, 5, 1000, 9000, 70_000, 3];
+        var wire = new MemoryStream();
+        var writer = new FramedStream(wire);
+        foreach (int size in sizes)
+        {
+            writer.Write(Pattern(size));
+        }
+
+        var reader = new FramedStream(new ChunkedStream(wire.ToArray(), chunk));
+        var destination = new byte[100_000];
+        foreach (int size in sizes)
+        {
+            int length = reader.ReadMessage(destination);
+            Assert.Equal(size, length);
+            Assert.Equal(Pattern(size), destination[..length]);
+        }
+        Assert.Throws<EndOfStreamException>(() => reader.ReadHeader());
+    }
+
+    [Fact]
+    public async Task Async_reads_match_blocking_reads()
+    {
+        var wire = new MemoryStream();
+        var writer = new FramedStream(wire);
+        await writer.WriteAsync(Pattern(12), default);
+        await writer.WriteAsync(Pattern(50_000), default);
+
+        var reader = new FramedStream(new ChunkedStream(wire.ToArray(), 1000));
+        var destination = new byte[60_000];
+        Assert.Equal(12, await reader.ReadMessageAsync(destination, default));
+        Assert.Equal(Pattern(12), destination[..12]);
+        Assert.Equal(50_000, await reader.ReadMessageAsync(destination, default));
+        Assert.Equal(Pattern(50_000), destination[..50_000]);
+    }
+
+    [Fact]
+    public void A_header_over_the_limit_is_refused_before_any_payload_is_read()
+    {
+        var wire = new MemoryStream();
+        wire.Write([0x80, 0, 0, 0]); // 2 GiB announced, nothing behind it
+        var reader = new FramedStream(new MemoryStream(wire.ToArray()), maxPayload: 1024);
+
+        var e = Assert.Throws<FrameTooLargeException>(() => reader.ReadHeader());
+        Assert.Equal(1024, e.Limit);
+        Assert.Equal(int.MaxValue, e.Length); // 2^31 does not fit an int: reported as the largest int
+    }
+
+    [Fact]
+    public void A_message_larger_than_the_destination_is_refused()
+    {
+        var wire = new MemoryStream();
+        new FramedStream(wire).Write(new byte[100]);
+        var reader = new FramedStream(new MemoryStream(wire.ToArray()));
+        Assert.Throws<FrameTooLargeException>(() => reader.ReadMessage(new byte[99]));
+    }
+
+    [Fact]
+    public void Writing_more_than_the_limit_is_refused()
+    {
+        var writer = new FramedStream(new MemoryStream(), maxPayload: 10);
+        Assert.Throws<FrameTooLargeException>(() => writer.Write(new byte[11]));
+    }
+
+    [Fact]
+    public void A_truncated_message_is_end_of_stream()
+    {
+        var wire = new MemoryStream();
+        new FramedStream(wire).Write(new byte[100]);
+        var reader = new FramedStream(new MemoryStream(wire.ToArray()[..50]));
+        Assert.Throws<EndOfStreamException>(() => reader.ReadMessage(new byte[100]));
+    }
+
+    [Fact]
+    public void Split_writes_put_the_same_bytes_on_the_wire_in_two_writes()
+    {
+        var single = new CountingStream();
+        var split = new CountingStream();
+        new FramedStream(single).Write(Pattern(10));
+        new FramedStream(split, splitWrites: true).Write(Pattern(10));
+        Assert.Equal(single.ToArray(), split.ToArray());
+        Assert.Equal(1, single.Writes);
+        Assert.Equal(2, split.Writes);
+    }
+
+    private static byte[] Pattern(int size) => Enumerable.Range(0, size).Select(i => (byte)(i * 7 + size)).ToArray();
+
+    /// <summary>Returns at most <c>chunk</c> bytes per read, like a socket under load.</summary>
+    private sealed class ChunkedStream(byte[] data, int chunk) : MemoryStream(data)
+    {
+        public override int Read(Span<byte> buffer) => base.Read(buffer[..Math.Min(chunk, buffer.Length)]);
+        public override int Read(byte[] buffer, int offset, int count) => base.Read(buffer, offset, Math.Min(chunk, count));
+        public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken ct = default) =>
+            base.ReadAsync(buffer[..Math.Min(chunk, buffer.Length)], ct);
+    }
+
+    private sealed class CountingStream : MemoryStream
+    {
+        public int Writes { get; private set; }
+        public override void Write(ReadOnlySpan<byte> buffer) => Write(buffer.ToArray(), 0, buffer.Length);
+        public override void Write(byte[] buffer, int offset, int count) { Writes++; base.Write(buffer, offset, count); }
+    }
+}
