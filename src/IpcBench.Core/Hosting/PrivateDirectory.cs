@@ -3,13 +3,17 @@ namespace IpcBench.Core;
 /// <summary>
 /// Private per-server directories for socket and shared-memory files. A path whose directory name
 /// contains '*' (the default is <c>$TMPDIR/ipcbench-*/...</c>) gets a fresh directory with the '*'
-/// replaced by a random name, created with mode 0700 so that no other user can reach the files,
-/// and removed again when the server stops.
+/// replaced by the server's pid and a random part, created with mode 0700 so that no other user can
+/// reach the files, and removed again when the server stops. A server that was killed cannot remove
+/// its directory; the next one to create a directory beside it does, once that pid is gone.
 /// </summary>
 public static class PrivateDirectory
 {
-    /// <summary>A default path under the temporary directory for a file named <paramref name="fileName"/>.</summary>
-    public static string DefaultPath(string fileName) => Path.Combine(Path.GetTempPath(), "ipcbench-*", fileName);
+    /// <summary>The default private directory pattern: <c>$TMPDIR/ipcbench-*</c>.</summary>
+    public static string DefaultPattern => Path.Combine(Path.GetTempPath(), "ipcbench-*");
+
+    /// <summary>A default path in a private directory under the temporary directory.</summary>
+    public static string DefaultPath(string fileName) => Path.Combine(DefaultPattern, fileName);
 
     /// <summary>
     /// Returns <paramref name="path"/> with its '*' directory created and filled in, and that directory in
@@ -23,9 +27,10 @@ public static class PrivateDirectory
         {
             return path;
         }
+        RemoveStale(directory);
         for (int attempt = 0; ; attempt++)
         {
-            string candidate = directory.Replace("*", Guid.NewGuid().ToString("N")[..12], StringComparison.Ordinal);
+            string candidate = directory.Replace("*", $"{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..8]}", StringComparison.Ordinal);
             try
             {
                 if (OperatingSystem.IsWindows())
@@ -46,6 +51,48 @@ public static class PrivateDirectory
             catch (IOException) when (attempt < 3)
             {
             }
+        }
+    }
+
+    /// <summary>
+    /// Removes the directories that match <paramref name="pattern"/> (a path whose last part holds '*')
+    /// and whose owning process no longer exists: the leftovers of killed servers.
+    /// </summary>
+    public static void RemoveStale(string pattern)
+    {
+        string? parent = Path.GetDirectoryName(pattern);
+        string name = Path.GetFileName(pattern);
+        int star = name.IndexOf('*');
+        if (parent is null || star < 0 || !Directory.Exists(parent))
+        {
+            return;
+        }
+        string prefix = name[..star];
+        foreach (string dir in Directory.EnumerateDirectories(parent, prefix + "*"))
+        {
+            string rest = Path.GetFileName(dir)[prefix.Length..];
+            int dash = rest.IndexOf('-');
+            if (dash > 0 && int.TryParse(rest[..dash], out int pid) && !ProcessExists(pid))
+            {
+                Remove(dir);
+            }
+        }
+    }
+
+    private static bool ProcessExists(int pid)
+    {
+        try
+        {
+            using var process = System.Diagnostics.Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
+        catch (InvalidOperationException)
+        {
+            return false;
         }
     }
 
