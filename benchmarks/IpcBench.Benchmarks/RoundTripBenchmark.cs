@@ -53,7 +53,7 @@ public class RoundTripBenchmark
         }
     }
 
-    [Benchmark(Description = "round trip")]
+    [Benchmark]
     public async ValueTask RoundTrip()
     {
         long ticks = await _exchange!.SendAsync(_tolerateLoss, CancellationToken.None);

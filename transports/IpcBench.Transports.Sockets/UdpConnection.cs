@@ -13,6 +13,7 @@ internal sealed class UdpConnection : IConnection
     private readonly byte[] _send = new byte[Datagram.MaxSize];
     private readonly byte[] _receive = new byte[Datagram.MaxSize];
     private CancellationTokenSource _timeout = new();
+    private TimeSpan _replyTimeout;
     private uint _sequence;
 
     public UdpConnection(Socket socket, Uri peer, EndpointOptions options)
@@ -20,14 +21,21 @@ internal sealed class UdpConnection : IConnection
         _socket = socket;
         _peer = peer.ToString();
         _options = options;
-        _socket.ReceiveTimeout = (int)options.RequestTimeout.TotalMilliseconds;
+        SetReplyTimeout(options.RequestTimeout);
     }
 
+    /// <summary>Sends an empty request and waits, up to the connect timeout, for its echo.</summary>
     internal async ValueTask ProbeAsync(CancellationToken ct)
     {
-        _socket.ReceiveTimeout = (int)_options.ConnectTimeout.TotalMilliseconds;
+        SetReplyTimeout(_options.ConnectTimeout);
         await RequestAsync(ReadOnlyMemory<byte>.Empty, Memory<byte>.Empty, ct).ConfigureAwait(false);
-        _socket.ReceiveTimeout = (int)_options.RequestTimeout.TotalMilliseconds;
+        SetReplyTimeout(_options.RequestTimeout);
+    }
+
+    private void SetReplyTimeout(TimeSpan timeout)
+    {
+        _replyTimeout = timeout;
+        _socket.ReceiveTimeout = (int)timeout.TotalMilliseconds; // for blocking receives
     }
 
     public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
@@ -51,7 +59,7 @@ internal sealed class UdpConnection : IConnection
         }
         catch (SocketException e)
         {
-            throw TransportErrors.Translate(e, _peer, _options.RequestTimeout);
+            throw TransportErrors.Translate(e, _peer, _replyTimeout);
         }
     }
 
@@ -60,7 +68,7 @@ internal sealed class UdpConnection : IConnection
     {
         using var linked = ct.CanBeCanceled ? CancellationTokenSource.CreateLinkedTokenSource(ct, _timeout.Token) : null;
         var token = linked?.Token ?? _timeout.Token;
-        _timeout.CancelAfter(_options.RequestTimeout);
+        _timeout.CancelAfter(_replyTimeout);
         try
         {
             await _socket.SendAsync(_send.AsMemory(0, length), SocketFlags.None, token).ConfigureAwait(false);
@@ -75,7 +83,7 @@ internal sealed class UdpConnection : IConnection
         }
         catch (Exception e) when (e is SocketException or OperationCanceledException && !ct.IsCancellationRequested)
         {
-            throw TransportErrors.Translate(e, _peer, _options.RequestTimeout);
+            throw TransportErrors.Translate(e, _peer, _replyTimeout);
         }
         finally
         {

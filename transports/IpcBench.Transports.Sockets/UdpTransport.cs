@@ -55,14 +55,12 @@ public sealed class UdpTransport : ITransport
             await connection.ProbeAsync(ct).ConfigureAwait(false);
             return connection;
         }
-        catch (Exception e)
+        catch (Exception e) when (TransportErrors.IsConnectionFailure(e) || e is TransportException)
         {
             await connection.DisposeAsync().ConfigureAwait(false);
-            if (TransportErrors.IsConnectionFailure(e) || e is TransportTimeoutException)
-            {
-                throw TransportErrors.ConnectFailed(e is TransportTimeoutException ? new OperationCanceledException() : e, peer, options.ConnectTimeout);
-            }
-            throw;
+            throw e is TransportTimeoutException
+                ? new TransportTimeoutException($"could not connect to {peer}: no answer within {options.ConnectTimeout.TotalMilliseconds:0} ms")
+                : TransportErrors.ConnectFailed(e, peer, options.ConnectTimeout);
         }
     }
 }

@@ -33,15 +33,14 @@ public static class ClosedLoop
         Action<int>? progress = null, CancellationToken ct = default)
     {
         var exchange = new Exchange(connection, options.Size);
-        long errors = 0;
         for (int i = 0; i < options.Warmup; i++)
         {
             ct.ThrowIfCancellationRequested();
-            errors += await exchange.SendAsync(options.TolerateLoss, ct).ConfigureAwait(false) < 0 ? 1 : 0;
+            await exchange.SendAsync(options.TolerateLoss, ct).ConfigureAwait(false);
         }
 
         var recorder = new LatencyRecorder(options.Count);
-        errors = 0;
+        long errors = 0;
         int consecutiveLosses = 0;
         var meter = CostMeter.Start();
         for (int i = 0; i < options.Count; i++)

@@ -1,0 +1,63 @@
+using System.Net;
+using System.Net.Sockets;
+using IpcBench.Core;
+using IpcBench.Core.Measurement;
+using IpcBench.Transports.Sockets;
+
+namespace IpcBench.Conformance;
+
+/// <summary>UDP may lose messages: a lost reply must be a counted timeout, never a hang or a wrong match.</summary>
+public class UdpLossTests
+{
+    [Theory]
+    [InlineData(IoMode.Sync)]
+    [InlineData(IoMode.Async)]
+    public async Task Lost_replies_are_counted_timeouts_and_late_ones_are_not_taken_for_the_next(IoMode io)
+    {
+        using var lossy = new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
+        lossy.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        var server = Task.Run(() => ServeLossily(lossy, stop.Token));
+
+        var address = new Uri($"udp://127.0.0.1:{((IPEndPoint)lossy.LocalEndPoint!).Port}/?timeout=150ms&io={io.ToString().ToLowerInvariant()}");
+        await using var connection = await new UdpTransport().ConnectAsync(address);
+        var result = await ClosedLoop.RunAsync(connection, new LoopOptions(Size: 32, Count: 20, Warmup: 0, TolerateLoss: true));
+
+        Assert.Equal(10, result.Errors);         // every other reply was dropped...
+        Assert.Equal(10, result.Latency.Count);  // ...and every delivered one was checked and timed
+        await stop.CancelAsync();
+        await server.WaitAsync(TimeSpan.FromSeconds(5)).ContinueWith(_ => { });
+    }
+
+    [Fact]
+    public async Task Without_loss_tolerance_a_lost_reply_is_a_timeout_error()
+    {
+        using var silent = new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
+        silent.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        var address = new Uri($"udp://127.0.0.1:{((IPEndPoint)silent.LocalEndPoint!).Port}/?connect_timeout=300ms");
+
+        var e = await Assert.ThrowsAsync<TransportTimeoutException>(async () => await new UdpTransport().ConnectAsync(address));
+        Assert.Contains("no answer within 300 ms", e.Message);
+    }
+
+    /// <summary>Echoes the connect probe, then drops every odd request and answers every even one twice
+    /// (the duplicate plays a late reply that the client must skip).</summary>
+    private static async Task ServeLossily(Socket socket, CancellationToken ct)
+    {
+        var buffer = new byte[2048];
+        var from = new SocketAddress(socket.AddressFamily);
+        for (int n = 0; !ct.IsCancellationRequested; n++)
+        {
+            int length = await socket.ReceiveFromAsync(buffer, SocketFlags.None, from, ct);
+            if (n > 0 && n % 2 == 1)
+            {
+                continue;
+            }
+            await socket.SendToAsync(buffer.AsMemory(0, length), SocketFlags.None, from, ct);
+            if (n > 0)
+            {
+                await socket.SendToAsync(buffer.AsMemory(0, length), SocketFlags.None, from, ct);
+            }
+        }
+    }
+}
