@@ -19,12 +19,15 @@ public class UdpLossTests
         using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         var server = Task.Run(() => ServeLossily(lossy, stop.Token));
 
-        var address = new Uri($"udp://127.0.0.1:{((IPEndPoint)lossy.LocalEndPoint!).Port}/?timeout=150ms&io={io.ToString().ToLowerInvariant()}");
+        var address = new Uri($"udp://127.0.0.1:{((IPEndPoint)lossy.LocalEndPoint!).Port}/?timeout=500ms&io={io.ToString().ToLowerInvariant()}");
         await using var connection = await new UdpTransport().ConnectAsync(address);
         var result = await ClosedLoop.RunAsync(connection, new LoopOptions(Size: 32, Count: 20, Warmup: 0, TolerateLoss: true));
 
-        Assert.Equal(10, result.Errors);         // every other reply was dropped...
-        Assert.Equal(10, result.Latency.Count);  // ...and every delivered one was checked and timed
+        // Every other reply was dropped, and each of those is an error; every other request got its
+        // own reply, checked and timed (a late duplicate taken for it would fail the content check).
+        // On a loaded machine a slow answer may also time out, so "at least" the dropped ones.
+        Assert.InRange(result.Errors, 10, 15);
+        Assert.Equal(20, result.Errors + result.Latency.Count);
         await stop.CancelAsync();
         await server.WaitAsync(TimeSpan.FromSeconds(5)).ContinueWith(_ => { });
     }
