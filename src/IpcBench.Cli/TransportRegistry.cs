@@ -1,4 +1,6 @@
 using IpcBench.Core;
+using IpcBench.Transports.Pipes;
+using IpcBench.Transports.SharedMemory;
 using IpcBench.Transports.Sockets;
 
 namespace IpcBench.Cli;
@@ -16,6 +18,8 @@ public static class TransportRegistry
         new TcpTransport(noDelay: false),
         new UdpTransport(),
         new UdsTransport(),
+        new PipeTransport(),
+        new MmfTransport(),
     ];
 
     public static IEnumerable<string> Names => All.Select(t => t.Name);

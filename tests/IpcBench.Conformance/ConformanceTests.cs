@@ -13,10 +13,10 @@ public class ConformanceTests
     private static readonly int[] Sizes = [0, 1, 1024, 64 * 1024, 100 * 1024];
 
     [Theory]
-    [MemberData(nameof(TransportCases.AllWithIo), MemberType = typeof(TransportCases))]
-    public async Task Echoes_every_size_it_supports_byte_for_byte(string transport, IoMode io)
+    [MemberData(nameof(TransportCases.AllVariants), MemberType = typeof(TransportCases))]
+    public async Task Echoes_every_size_it_supports_byte_for_byte(string transport, string variant)
     {
-        await using var server = await TestServer.StartAsync(transport, io);
+        await using var server = await TestServer.StartAsync(transport, variant);
         await using var connection = await server.ConnectAsync();
         var caps = server.Transport.Capabilities;
         foreach (int size in Sizes.Where(s => caps.RejectSize(s) is null))
@@ -35,13 +35,14 @@ public class ConformanceTests
     public async Task Refuses_a_payload_over_its_maximum_without_breaking(string transport)
     {
         await using var server = await TestServer.StartAsync(transport);
-        await using var connection = await server.ConnectAsync();
         int max = server.Transport.Capabilities.MaxMessageSize;
         Assert.NotNull(server.Transport.Capabilities.RejectSize(max + 1));
-
-        var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () =>
-            await connection.RequestAsync(new byte[max + 1], new byte[max + 1]));
-        Assert.Equal(max, e.Limit);
+        await using (var connection = await server.ConnectAsync())
+        {
+            var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () =>
+                await connection.RequestAsync(new byte[max + 1], new byte[max + 1]));
+            Assert.Equal(max, e.Limit);
+        }
 
         await using var again = await server.ConnectAsync(); // the server is unharmed
         Assert.True(await new ClosedLoop.Exchange(again, 16).SendAsync(false, default) >= 0);
@@ -80,10 +81,10 @@ public class ConformanceTests
     }
 
     [Theory]
-    [MemberData(nameof(TransportCases.AllWithIo), MemberType = typeof(TransportCases))]
-    public async Task A_server_killed_mid_run_makes_the_client_fail_quickly(string transport, IoMode io)
+    [MemberData(nameof(TransportCases.AllVariants), MemberType = typeof(TransportCases))]
+    public async Task A_server_killed_mid_run_makes_the_client_fail_quickly(string transport, string variant)
     {
-        await using var server = await TestServer.StartAsync(transport, io);
+        await using var server = await TestServer.StartAsync(transport, variant);
         await using var connection = await server.ConnectAsync(timeout: "2s");
         var exchange = new ClosedLoop.Exchange(connection, 64);
         Assert.True(await exchange.SendAsync(false, default) >= 0);
@@ -122,6 +123,50 @@ public class ConformanceTests
                 $"the private directory of {file} is left behind");
         }
     }
+
+    [Theory]
+    [MemberData(nameof(TransportCases.AllVariants), MemberType = typeof(TransportCases))]
+    public async Task A_server_that_stops_answering_makes_the_client_time_out(string transport, string variant)
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return; // SIGSTOP is how this test freezes the server
+        }
+        await using var server = await TestServer.StartAsync(transport, variant);
+        await using var connection = await server.ConnectAsync(timeout: "1s");
+        var exchange = new ClosedLoop.Exchange(connection, 64);
+        Assert.True(await exchange.SendAsync(false, default) >= 0);
+
+        Signal(server.Process.ProcessId, "STOP");
+        try
+        {
+            var watch = Stopwatch.StartNew();
+            await Assert.ThrowsAsync<TransportTimeoutException>(async () => await exchange.SendAsync(false, default));
+            Assert.InRange(watch.Elapsed, TimeSpan.FromSeconds(0.9), TimeSpan.FromSeconds(4));
+        }
+        finally
+        {
+            Signal(server.Process.ProcessId, "CONT");
+        }
+    }
+
+    /// <summary>Sends a signal and, for STOP, waits until every thread of the process has stopped.</summary>
+    private static void Signal(int pid, string signal)
+    {
+        using var kill = System.Diagnostics.Process.Start("kill", $"-{signal} {pid}");
+        kill.WaitForExit();
+        var deadline = DateTime.UtcNow.AddSeconds(5);
+        while (signal == "STOP" && DateTime.UtcNow < deadline && !AllStopped(pid))
+        {
+            Thread.Sleep(10);
+        }
+    }
+
+    private static bool AllStopped(int pid) => Directory.EnumerateDirectories($"/proc/{pid}/task").All(task =>
+    {
+        string stat = File.ReadAllText(Path.Combine(task, "stat"));
+        return stat[(stat.LastIndexOf(')') + 2)..].StartsWith('T'); // the state follows the command name
+    });
 
     /// <summary>The file an address names, for transports whose addresses are paths.</summary>
     private static string? LocalPath(Uri address) => address.AbsolutePath.Length > 1 ? Uri.UnescapeDataString(address.AbsolutePath) : null;

@@ -59,23 +59,25 @@ public class ProcessModelTests
         Assert.Contains("cannot listen", e.Message);
     }
 
-    [Fact]
-    public async Task Uds_replaces_a_stale_socket_file_and_refuses_a_live_one()
+    [Theory]
+    [InlineData("uds", "s.sock")]
+    [InlineData("mmf", "channel")]
+    public async Task A_file_left_by_a_killed_server_is_replaced_and_a_live_one_refused(string transport, string file)
     {
         string dir = Directory.CreateTempSubdirectory("ipcbench-test-").FullName;
         try
         {
-            var address = new Uri($"uds://{dir}/s.sock");
-            var killed = await ServerProcess.StartAsync("uds", address);
-            Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: no chance to remove its socket file
+            var address = PathAddress.ToUri(transport, Path.Combine(dir, file));
+            var killed = await ServerProcess.StartAsync(transport, address);
+            Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: no chance to remove its file
             await killed.DisposeAsync();
-            Assert.True(File.Exists(Path.Combine(dir, "s.sock")), "a killed server's socket file should be left for this test");
+            Assert.True(File.Exists(Path.Combine(dir, file)), "a killed server's file should be left for this test");
 
-            await using var replacement = await ServerProcess.StartAsync("uds", address);
+            await using var replacement = await ServerProcess.StartAsync(transport, address);
             Assert.Equal(address.AbsolutePath, replacement.Address.AbsolutePath);
 
-            var e = await Assert.ThrowsAsync<TransportException>(() => ServerProcess.StartAsync("uds", address));
-            Assert.Contains("already listening", e.Message);
+            var e = await Assert.ThrowsAsync<TransportException>(() => ServerProcess.StartAsync(transport, address));
+            Assert.Contains("already", e.Message);
         }
         finally
         {

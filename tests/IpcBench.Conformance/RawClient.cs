@@ -19,6 +19,9 @@ public static class RawClient
                 new IPEndPoint(IPAddress.Parse(address.Host), address.Port)),
             "uds" => (new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified),
                 new UnixDomainSocketEndPoint(Uri.UnescapeDataString(address.AbsolutePath))),
+            // On Unix a .NET named pipe is a Unix domain socket under the temp directory.
+            "pipe" when !OperatingSystem.IsWindows() => (new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified),
+                new UnixDomainSocketEndPoint(Path.Combine(Path.GetTempPath(), "CoreFxPipe_" + address.Host))),
             _ => throw new NotSupportedException($"RawClient does not know how to reach {address.Scheme}: add it here"),
         };
         await socket.ConnectAsync(endpoint);

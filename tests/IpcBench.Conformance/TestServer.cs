@@ -4,33 +4,43 @@ using IpcBench.Core.Hosting;
 
 namespace IpcBench.Conformance;
 
-/// <summary>An 'ipcbench serve' process for one test, and a way to talk to it.</summary>
+/// <summary>An 'ipcbench serve' process for one test, and a way to talk to it with the same options.</summary>
 public sealed class TestServer : IAsyncDisposable
 {
-    private TestServer(ITransport transport, ServerProcess process, IoMode io)
+    private readonly string _variant;
+
+    private TestServer(ITransport transport, ServerProcess process, string variant)
     {
         Transport = transport;
         Process = process;
-        Io = io;
+        _variant = variant;
     }
 
     public ITransport Transport { get; }
     public ServerProcess Process { get; }
-    public IoMode Io { get; }
 
-    public static async Task<TestServer> StartAsync(string transportName, IoMode io = IoMode.Sync, Uri? address = null)
+    /// <param name="variant">Address options for both ends, e.g. "io=async" or "wait=spin" (see <see cref="ITransport.Variants"/>).</param>
+    public static async Task<TestServer> StartAsync(string transportName, string variant = "", Uri? address = null)
     {
         var transport = TransportRegistry.Get(transportName);
-        var bind = EndpointOptions.With(address ?? transport.DefaultAddress(), "io", io.ToString().ToLowerInvariant());
-        var process = await ServerProcess.StartAsync(transport.Name, bind);
-        return new TestServer(transport, process, io);
+        var process = await ServerProcess.StartAsync(transport.Name, WithVariant(address ?? transport.DefaultAddress(), variant));
+        return new TestServer(transport, process, variant);
     }
 
-    /// <summary>The server's address with the client options of this test (and a short reply timeout, so that nothing waits long).</summary>
-    public Uri ClientAddress(string timeout = "5s") =>
-        EndpointOptions.With(EndpointOptions.With(Process.Address, "io", Io.ToString().ToLowerInvariant()), "timeout", timeout);
+    /// <summary>The server's address with this test's options, and a short reply timeout so that nothing waits long.</summary>
+    public Uri ClientAddress(string timeout = "5s") => EndpointOptions.With(WithVariant(Process.Address, _variant), "timeout", timeout);
 
     public async Task<IConnection> ConnectAsync(string timeout = "5s") => await Transport.ConnectAsync(ClientAddress(timeout));
+
+    private static Uri WithVariant(Uri address, string variant)
+    {
+        foreach (string pair in variant.Split('&', StringSplitOptions.RemoveEmptyEntries))
+        {
+            string[] kv = pair.Split('=', 2);
+            address = EndpointOptions.With(address, kv[0], kv[1]);
+        }
+        return address;
+    }
 
     public ValueTask DisposeAsync() => Process.DisposeAsync();
 }

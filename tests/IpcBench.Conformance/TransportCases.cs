@@ -11,15 +11,18 @@ public static class TransportCases
 
     public static TheoryData<string> All => [.. Runnable.Select(t => t.Name)];
 
-    public static TheoryData<string, IoMode> AllWithIo
+    /// <summary>Every transport in each of its variants (io=sync / io=async, wait=spin / hybrid / block, ...).</summary>
+    public static TheoryData<string, string> AllVariants
     {
         get
         {
-            var data = new TheoryData<string, IoMode>();
+            var data = new TheoryData<string, string>();
             foreach (var t in Runnable)
             {
-                data.Add(t.Name, IoMode.Sync);
-                data.Add(t.Name, IoMode.Async);
+                foreach (string variant in t.Variants.DefaultIfEmpty(""))
+                {
+                    data.Add(t.Name, variant);
+                }
             }
             return data;
         }

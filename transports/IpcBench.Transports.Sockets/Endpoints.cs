@@ -3,7 +3,7 @@ using System.Net.Sockets;
 
 namespace IpcBench.Transports.Sockets;
 
-/// <summary>Turns IpcBench addresses (<c>tcp://host:port</c>, <c>uds:///path</c>) into socket endpoints.</summary>
+/// <summary>Turns <c>tcp://host:port</c> and <c>udp://host:port</c> addresses into socket endpoints.</summary>
 internal static class Endpoints
 {
     /// <summary>
@@ -28,27 +28,5 @@ internal static class Endpoints
         return new IPEndPoint(chosen, address.Port);
     }
 
-    /// <summary>The socket file path of a <c>uds:///path</c> address.</summary>
-    public static string SocketPath(Uri address)
-    {
-        string path = Uri.UnescapeDataString(address.AbsolutePath);
-        if (OperatingSystem.IsWindows() && path.Length > 2 && path[0] == '/' && path[2] == ':')
-        {
-            path = path[1..]; // uds:///C:/x.sock
-        }
-        if (path.Length <= 1)
-        {
-            throw new ArgumentException($"{address} names no socket file: write {address.Scheme}:///path/to/file.sock");
-        }
-        return path;
-    }
-
     public static Uri ToUri(string scheme, IPEndPoint endpoint) => new UriBuilder(scheme, endpoint.Address.ToString(), endpoint.Port).Uri;
-
-    /// <summary><c>uds:///tmp/x/s.sock</c> for /tmp/x/s.sock (and <c>uds:///C:/x/s.sock</c> on Windows).</summary>
-    public static Uri ToUri(string scheme, string socketPath)
-    {
-        string path = socketPath.Replace('\\', '/');
-        return new Uri($"{scheme}://{(path.StartsWith('/') ? "" : "/")}{path}");
-    }
 }

@@ -21,6 +21,8 @@ public sealed class UdpTransport : ITransport
     public string? UnsupportedReason => null;
     public TransportCapabilities Capabilities => new(TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, MaxPayload);
 
+    public IReadOnlyList<string> Variants => EndpointOptions.IoVariants;
+
     public Uri DefaultAddress() => new("udp://127.0.0.1:0");
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)

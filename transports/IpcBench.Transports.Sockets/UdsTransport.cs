@@ -26,11 +26,11 @@ public sealed class UdsTransport : StreamTransport
 
     public override TransportCapabilities Capabilities => base.Capabilities with { Features = TransportFeatures.Reliable };
 
-    public override Uri DefaultAddress() => Endpoints.ToUri(Name, PrivateDirectory.DefaultPath("s.sock"));
+    public override Uri DefaultAddress() => PathAddress.ToUri(Name, PrivateDirectory.DefaultPath("s.sock"));
 
     protected override async ValueTask<IStreamListener> ListenAsync(Uri address, EndpointOptions options, CancellationToken ct)
     {
-        string path = PrivateDirectory.Resolve(Endpoints.SocketPath(address), out string? ownDirectory);
+        string path = PrivateDirectory.Resolve(PathAddress.ToPath(address), out string? ownDirectory);
         var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
         {
@@ -49,7 +49,7 @@ public sealed class UdsTransport : StreamTransport
             }
             throw;
         }
-        return new SocketListener(socket, Endpoints.ToUri(Name, path), options.Io, static _ => { }, () =>
+        return new SocketListener(socket, PathAddress.ToUri(Name, path), options.Io, static _ => { }, () =>
         {
             TryDelete(path);
             PrivateDirectory.Remove(ownDirectory);
@@ -58,7 +58,7 @@ public sealed class UdsTransport : StreamTransport
 
     protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct)
     {
-        string path = Endpoints.SocketPath(address);
+        string path = PathAddress.ToPath(address);
         CheckLength(path);
         var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try

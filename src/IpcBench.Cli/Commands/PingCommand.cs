@@ -13,8 +13,8 @@ internal static class PingCommand
 
     public const string Help = """
         Usage: ipcbench ping --transport NAME [--server URI] [--size BYTES] [--count N] [--warmup N]
-                             [--placement none|same-core|cross-core] [--io sync|async] [--timeout DURATION]
-                             [--json FILE]
+                             [--placement none|same-core|cross-core] [--io sync|async] [--wait spin|hybrid|block]
+                             [--timeout DURATION] [--gap DURATION] [--json FILE]
 
         Sends requests one at a time and times every round trip; every reply's length and
         content are checked. Without --server, starts 'ipcbench serve' as a child process and
@@ -28,7 +28,10 @@ internal static class PingCommand
           --placement P       none (default): the OS decides; same-core: client and server pinned to
                               one CPU; cross-core: pinned to two different CPUs
           --io sync|async     blocking calls on a dedicated thread (default) or async calls
+          --wait MODE         mmf only: how both sides wait: spin, hybrid (default) or block
           --timeout DURATION  longest wait for one reply, e.g. 500ms, 2s (default 10s)
+          --gap DURATION      pause after each reply, e.g. 1ms: sparse traffic, where waiting costs show
+                              in the CPU figures (requests/s then counts the pauses too)
           --json FILE         also write the result as one JSON object to FILE
 
         Exit codes: 0 success; 1 the run failed (server unreachable or died, bad reply);
@@ -37,22 +40,24 @@ internal static class PingCommand
 
     public static async Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken ct)
     {
-        var a = Arguments.Parse(args, ["transport", "server", "size", "count", "warmup", "placement", "io", "timeout", "json"], []);
+        var a = Arguments.Parse(args, ["transport", "server", "size", "count", "warmup", "placement", "io", "wait", "timeout", "gap", "json"], []);
         var transport = TransportRegistry.Get(a.Require("transport"));
         int size = a.GetSize("size", 1, LengthPrefixLimit);
         int count = a.GetInt("count", 10_000, 1, 100_000_000);
         int warmup = a.GetInt("warmup", 1_000, 0, 100_000_000);
         var placement = Parse(() => Placements.Parse(a.Get("placement") ?? "none"));
-        string? io = a.Get("io");
-        string? timeout = a.Get("timeout");
-        if (io is not null) Parse(() => EndpointOptions.ParseIo(io));
-        if (timeout is not null) Parse(() => EndpointOptions.ParseDuration("--timeout", timeout));
+        var gap = a.Get("gap") is { } g ? Parse(() => EndpointOptions.ParseDuration("--gap", g)) : TimeSpan.Zero;
         var remote = a.GetUri("server") ?? (Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } env
             ? Parse(() => new Uri(env, UriKind.Absolute)) : null);
         if (remote is not null && !string.Equals(remote.Scheme, transport.Name, StringComparison.OrdinalIgnoreCase))
         {
             throw new UsageException($"--server {remote} is not a {transport.Name}:// address");
         }
+        // --io and --wait shape both ends; --timeout only the client's waits.
+        var shared = AddressOptions(a, "io", "wait");
+        var clientOnly = AddressOptions(a, "timeout");
+        var bind = Parse(() => Validate(transport, With(transport.DefaultAddress(), shared)));
+        var clientOptions = shared.Concat(clientOnly).ToList();
 
         if (transport.UnsupportedReason is { } reason)
         {
@@ -63,6 +68,10 @@ internal static class PingCommand
             throw new UnsupportedException($"{transport.Name} cannot carry this payload: {tooLarge}");
         }
 
+        if (placement == Placement.SameCore && EndpointOptions.Query(bind).GetValueOrDefault("wait") == "spin")
+        {
+            Log.Warn("spinning client and server pinned to one CPU take turns at the scheduler's pace; use cross-core");
+        }
         var (clientCpu, serverCpu) = Parse(() => placement.Cpus());
         if (clientCpu is int cpu)
         {
@@ -70,12 +79,9 @@ internal static class PingCommand
         }
 
         await using var server = remote is null
-            ? await ServerProcess.StartAsync(transport.Name, io is null ? null : EndpointOptions.With(transport.DefaultAddress(), "io", io),
-                serverCpu, line => Console.Error.WriteLine($"[server] {line}"), ct: ct)
+            ? await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"), ct: ct)
             : null;
-        var address = remote ?? server!.Address;
-        if (io is not null) address = EndpointOptions.With(address, "io", io);
-        if (timeout is not null) address = EndpointOptions.With(address, "timeout", timeout);
+        var address = Parse(() => Validate(transport, With(remote ?? server!.Address, clientOptions)));
 
         LoopResult result;
         try
@@ -83,7 +89,7 @@ internal static class PingCommand
             await using var connection = await transport.ConnectAsync(address, ct);
             var progress = Console.IsErrorRedirected ? null : new Action<int>(n => Console.Error.Write($"\r  {n}/{count} requests"));
             result = await ClosedLoop.RunAsync(connection, new LoopOptions(size, count, warmup,
-                TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable)), progress, ct);
+                TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: gap), progress, ct);
             if (progress is not null) Console.Error.Write("\r" + new string(' ', 40) + "\r");
         }
         catch (TransportException e) when (server is { HasExited: true })
@@ -91,14 +97,32 @@ internal static class PingCommand
             throw new TransportException($"{e.Message}; the server process exited: {server.RecentErrors}");
         }
 
-        var report = PingReport.From(transport, EndpointOptions.WithoutQuery(address), EndpointOptions.Parse(address).Io, size, count, warmup,
-            placement.Describe(serverLocal: remote is null), result);
+        var report = PingReport.From(transport, address, size, count, warmup, placement.Describe(serverLocal: remote is null), result);
         Console.Out.Write(report.ToText());
         if (a.Get("json") is { } jsonPath)
         {
             await File.WriteAllTextAsync(jsonPath, report.ToJson() + Environment.NewLine, ct);
         }
         return 0;
+    }
+
+    private static List<(string Key, string Value)> AddressOptions(Arguments a, params string[] keys) =>
+        keys.Where(a.Has).Select(k => (k, a.Get(k)!)).ToList();
+
+    private static Uri With(Uri address, IEnumerable<(string Key, string Value)> options) =>
+        options.Aggregate(address, (uri, o) => EndpointOptions.With(uri, o.Key, o.Value));
+
+    /// <summary>Checks the address options now, as the transport will, so that a typo is a usage error (exit 2).</summary>
+    private static Uri Validate(ITransport transport, Uri address)
+    {
+        var query = EndpointOptions.Query(address);
+        if (query.TryGetValue("io", out string? io)) EndpointOptions.ParseIo(io);
+        if (query.TryGetValue("timeout", out string? t)) EndpointOptions.ParseDuration("--timeout", t);
+        if (query.ContainsKey("wait") && !transport.Variants.Any(v => v.StartsWith("wait=", StringComparison.Ordinal)))
+        {
+            throw new ArgumentException($"--wait applies to transports with wait strategies (mmf), not {transport.Name}");
+        }
+        return address;
     }
 
     /// <summary>The largest size --size accepts; each transport then checks its own maximum.</summary>
@@ -119,9 +143,9 @@ internal static class PingCommand
 
 /// <summary>One ping run's result: the text people read and the JSON object scripts read.</summary>
 internal sealed record PingReport(
-    string Transport, string Address, string Io, int Size, int Count, int Warmup, string Placement,
+    string Transport, string Address, string Options, int Size, int Count, int Warmup, string Placement,
     double P50Us, double P90Us, double P99Us, double P999Us, double MaxUs, double MeanUs, double MinUs,
-    double Rps, long Errors, double AllocBytesPerOp, double CpuUsPerOp, double ElapsedS,
+    double Rps, long Errors, double AllocBytesPerOp, double CpuUsPerOp, double? ServerCpuUsPerOp, double ElapsedS,
     string Os, string Runtime, int Cpus, string Timestamp)
 {
     private static readonly JsonSerializerOptions JsonOptions = new()
@@ -130,11 +154,12 @@ internal sealed record PingReport(
         WriteIndented = true,
     };
 
-    public static PingReport From(ITransport transport, Uri address, IoMode io, int size, int count, int warmup, string placement, LoopResult r) =>
-        new(transport.Name, address.ToString(), io.ToString().ToLowerInvariant(), size, count, warmup, placement,
+    public static PingReport From(ITransport transport, Uri address, int size, int count, int warmup, string placement, LoopResult r) =>
+        new(transport.Name, EndpointOptions.WithoutQuery(address).ToString(), address.Query.TrimStart('?'), size, count, warmup, placement,
             Round(r.Latency.P50Us), Round(r.Latency.P90Us), Round(r.Latency.P99Us), Round(r.Latency.P999Us),
             Round(r.Latency.MaxUs), Round(r.Latency.MeanUs), Round(r.Latency.MinUs),
             Math.Round(r.RequestsPerSecond, 1), r.Errors, Math.Round(r.Cost.AllocatedBytesPerOp, 2), Round(r.Cost.CpuUsPerOp),
+            r.ServerCpuUsPerOp is double s ? Round(s) : null,
             Math.Round(r.Cost.Elapsed.TotalSeconds, 3),
             System.Runtime.InteropServices.RuntimeInformation.OSDescription,
             System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
@@ -145,10 +170,11 @@ internal sealed record PingReport(
     public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);
 
     public string ToText() => string.Create(CultureInfo.InvariantCulture, $"""
-        {Transport} {Size} B x {Count} (io {Io}, placement {Placement}) to {Address}
+        {Transport} {Size} B x {Count} (placement {Placement}{(Options.Length > 0 ? ", " + Options : "")}) to {Address}
           latency us  p50 {P50Us:0.0}  p90 {P90Us:0.0}  p99 {P99Us:0.0}  p99.9 {P999Us:0.0}  max {MaxUs:0.0}  mean {MeanUs:0.0}
           throughput  {Rps:0} requests/s, {Errors} errors
           client      {CpuUsPerOp:0.0} us CPU and {AllocBytesPerOp:0.#} B allocated per request
+          server      {(ServerCpuUsPerOp is double s ? $"{s:0.0} us CPU per request" : "CPU not reported (not an ipcbench server?)")}
 
         """);
 }

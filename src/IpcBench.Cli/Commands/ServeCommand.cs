@@ -1,6 +1,7 @@
 using System.Runtime.InteropServices;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Measurement;
 
 namespace IpcBench.Cli.Commands;
 
@@ -8,7 +9,8 @@ namespace IpcBench.Cli.Commands;
 internal static class ServeCommand
 {
     public const string Help = """
-        Usage: ipcbench serve --transport NAME [--address URI] [--io sync|async] [--cpu N] [--parent-pid PID]
+        Usage: ipcbench serve --transport NAME [--address URI] [--io sync|async] [--wait spin|hybrid|block]
+                              [--cpu N] [--parent-pid PID]
 
         Serves echo requests until SIGTERM or SIGINT, or until its parent process dies.
         Prints exactly one line on stdout, READY <uri>, once it accepts connections;
@@ -18,22 +20,23 @@ internal static class ServeCommand
           --address URI      address to bind (default: the transport's, e.g. tcp://127.0.0.1:0,
                              a free port; uds:///tmp/ipcbench-*/s.sock, a fresh private directory)
           --io sync|async    blocking session threads (default) or async sessions on the thread pool
+          --wait MODE        mmf only: spin, hybrid (default) or block
           --cpu N            pin the server process to CPU N
           --parent-pid PID   stop when process PID exits or stdin closes (set by 'ipcbench ping')
         """;
 
     public static async Task<int> RunAsync(IReadOnlyList<string> args)
     {
-        var a = Arguments.Parse(args, ["transport", "address", "io", "cpu", "parent-pid"], []);
+        var a = Arguments.Parse(args, ["transport", "address", "io", "wait", "cpu", "parent-pid"], []);
         var transport = TransportRegistry.Get(a.Require("transport"));
         if (transport.UnsupportedReason is { } reason)
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
         }
         var address = a.GetUri("address") ?? transport.DefaultAddress();
-        if (a.Get("io") is { } io)
+        foreach (string key in new[] { "io", "wait" }.Where(a.Has))
         {
-            address = EndpointOptions.With(address, "io", io);
+            address = EndpointOptions.With(address, key, a.Get(key)!);
         }
         if (a.Has("cpu"))
         {
@@ -50,7 +53,7 @@ internal static class ServeCommand
             stop.Cancel();
         }
 
-        await using var server = await transport.StartServerAsync(address, Handlers.Echo, stop.Token);
+        await using var server = await transport.StartServerAsync(address, ServerStats.Echo(), stop.Token);
         Console.Out.WriteLine($"READY {server.Address}");
         Console.Out.Flush();
 

@@ -25,6 +25,9 @@ public sealed record EndpointOptions(IoMode Io, TimeSpan RequestTimeout, TimeSpa
 
     private static readonly string[] CommonKeys = ["io", "timeout", "connect_timeout"];
 
+    /// <summary>The variants of a transport whose only choice is the I/O mode.</summary>
+    public static readonly IReadOnlyList<string> IoVariants = ["io=sync", "io=async"];
+
     /// <summary>Parses the common options and rejects any key that neither they nor <paramref name="extraKeys"/> name.</summary>
     public static EndpointOptions Parse(Uri address, params string[] extraKeys)
     {
@@ -64,15 +67,18 @@ public sealed record EndpointOptions(IoMode Io, TimeSpan RequestTimeout, TimeSpa
     {
         var query = Query(address);
         query[key] = value;
-        var builder = new UriBuilder(address)
-        {
-            Query = string.Join("&", query.Select(kv => $"{Uri.EscapeDataString(kv.Key)}={Uri.EscapeDataString(kv.Value)}")),
-        };
-        return builder.Uri;
+        // Rebuilt as text, not with UriBuilder, which would turn uds:///path into uds:/path.
+        string pairs = string.Join("&", query.Select(kv => $"{Uri.EscapeDataString(kv.Key)}={Uri.EscapeDataString(kv.Value)}"));
+        return new Uri($"{WithoutQuery(address).OriginalString}?{pairs}");
     }
 
     /// <summary>The address without its query: what a server reports as bound.</summary>
-    public static Uri WithoutQuery(Uri address) => new(address.GetLeftPart(UriPartial.Path));
+    public static Uri WithoutQuery(Uri address)
+    {
+        string text = address.OriginalString;
+        int query = text.IndexOf('?', StringComparison.Ordinal);
+        return query < 0 ? address : new Uri(text[..query]);
+    }
 
     public static IoMode ParseIo(string value) => value.ToLowerInvariant() switch
     {

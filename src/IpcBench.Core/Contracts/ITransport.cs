@@ -29,6 +29,12 @@ public interface ITransport
     /// <summary>What the transport guarantees on this OS, computed at run time.</summary>
     TransportCapabilities Capabilities { get; }
 
+    /// <summary>
+    /// The ways of running this transport worth comparing, each as address options (a query string
+    /// such as "io=async" or "wait=spin"). The conformance suite runs every one.
+    /// </summary>
+    IReadOnlyList<string> Variants { get; }
+
     /// <summary>The address a server binds when the user gives none: a free port, a fresh private path.</summary>
     Uri DefaultAddress();
 

@@ -7,13 +7,14 @@ public static class TransportErrors
 {
     /// <summary>True for the exceptions that mean "this connection failed" rather than a bug.</summary>
     public static bool IsConnectionFailure(Exception e) =>
-        e is IOException or SocketException or ObjectDisposedException or OperationCanceledException;
+        e is IOException or SocketException or ObjectDisposedException or OperationCanceledException or TimeoutException;
 
     public static TransportException Translate(Exception e, string peer, TimeSpan timeout) => e switch
     {
         TransportException te => te,
         EndOfStreamException => new TransportException($"{peer} closed the connection"),
-        OperationCanceledException => new TransportTimeoutException($"no reply from {peer} within {timeout.TotalMilliseconds:0} ms"),
+        OperationCanceledException or TimeoutException =>
+            new TransportTimeoutException($"no reply from {peer} within {timeout.TotalMilliseconds:0} ms"),
         _ when FindSocketError(e) is SocketError.TimedOut or SocketError.WouldBlock =>
             new TransportTimeoutException($"no reply from {peer} within {timeout.TotalMilliseconds:0} ms"),
         _ when FindSocketError(e) is { } error => new TransportException($"connection to {peer} lost: {Describe(error)}", e),
@@ -23,7 +24,8 @@ public static class TransportErrors
 
     public static TransportException ConnectFailed(Exception e, Uri address, TimeSpan timeout) => e switch
     {
-        OperationCanceledException => new TransportTimeoutException($"could not connect to {address} within {timeout.TotalMilliseconds:0} ms"),
+        OperationCanceledException or TimeoutException =>
+            new TransportTimeoutException($"could not connect to {address} within {timeout.TotalMilliseconds:0} ms"),
         _ when FindSocketError(e) is { } error => new TransportException($"could not connect to {address}: {Describe(error)}", e),
         _ => new TransportException($"could not connect to {address}: {e.Message}", e),
     };

@@ -7,8 +7,8 @@ public class TransportException(string message, Exception? inner = null) : Excep
 public sealed class TransportTimeoutException(string message) : TransportException(message);
 
 /// <summary>A message is larger than the receiver accepts; nothing was allocated for it.</summary>
-public sealed class FrameTooLargeException(int length, int limit)
-    : TransportException($"message of {length} B exceeds the limit of {limit} B")
+public sealed class FrameTooLargeException(int length, int limit, string? hint = null)
+    : TransportException($"message of {length} B exceeds the limit of {limit} B" + (hint is null ? "" : $" ({hint})"))
 {
     public int Length { get; } = length;
     public int Limit { get; } = limit;

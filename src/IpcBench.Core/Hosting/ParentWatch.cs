@@ -52,16 +52,11 @@ public static partial class ParentWatch
         // For our real parent, getppid() is exact: the kernel re-parents an orphan at once, so pid
         // reuse cannot fool it. For any other pid, ask whether it still exists.
         bool isParent = GetParentPid() == parentPid;
-        while (isParent ? GetParentPid() == parentPid : Exists(parentPid))
+        while (isParent ? GetParentPid() == parentPid : ProcessLiveness.IsAlive(parentPid))
         {
             await Task.Delay(PollInterval, ct).ConfigureAwait(false);
         }
     }
-
-    private static bool Exists(int pid) => Kill(pid, 0) == 0 || Marshal.GetLastPInvokeError() == 1; // EPERM: exists, not ours
-
-    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static partial int Kill(int pid, int signal);
 
     [LibraryImport("libc", EntryPoint = "getppid")]
     private static partial int GetParentPid();

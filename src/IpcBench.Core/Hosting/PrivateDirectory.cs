@@ -72,27 +72,10 @@ public static class PrivateDirectory
         {
             string rest = Path.GetFileName(dir)[prefix.Length..];
             int dash = rest.IndexOf('-');
-            if (dash > 0 && int.TryParse(rest[..dash], out int pid) && !ProcessExists(pid))
+            if (dash > 0 && int.TryParse(rest[..dash], out int pid) && !Hosting.ProcessLiveness.IsAlive(pid))
             {
                 Remove(dir);
             }
-        }
-    }
-
-    private static bool ProcessExists(int pid)
-    {
-        try
-        {
-            using var process = System.Diagnostics.Process.GetProcessById(pid);
-            return !process.HasExited;
-        }
-        catch (ArgumentException)
-        {
-            return false;
-        }
-        catch (InvalidOperationException)
-        {
-            return false;
         }
     }
 

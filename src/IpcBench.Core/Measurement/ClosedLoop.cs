@@ -7,12 +7,14 @@ namespace IpcBench.Core.Measurement;
 /// <param name="Count">Measured requests.</param>
 /// <param name="Warmup">Requests sent first and not measured (JIT, caches, connection warm-up).</param>
 /// <param name="TolerateLoss">Count timeouts as errors and go on (for transports that may lose messages).</param>
-public sealed record LoopOptions(int Size, int Count, int Warmup, bool TolerateLoss = false);
+/// <param name="Gap">A pause after each reply before the next request: sparse traffic, where idle waiting costs show.</param>
+public sealed record LoopOptions(int Size, int Count, int Warmup, bool TolerateLoss = false, TimeSpan Gap = default);
 
 /// <param name="Latency">Per-request round-trip percentiles.</param>
 /// <param name="Errors">Requests that got no reply in time (only when loss is tolerated).</param>
 /// <param name="Cost">Client CPU and allocations per measured request.</param>
-public sealed record LoopResult(LatencySummary Latency, long Errors, Cost Cost)
+/// <param name="ServerCpuUsPerOp">The server's CPU time per request over the run, as it reported it (null: it did not).</param>
+public sealed record LoopResult(LatencySummary Latency, long Errors, Cost Cost, double? ServerCpuUsPerOp)
 {
     public double RequestsPerSecond => Latency.Count / Cost.Elapsed.TotalSeconds;
 }
@@ -39,6 +41,7 @@ public static class ClosedLoop
             await exchange.SendAsync(options.TolerateLoss, ct).ConfigureAwait(false);
         }
 
+        var serverBefore = await ServerStats.QueryAsync(connection, ct).ConfigureAwait(false);
         var recorder = new LatencyRecorder(options.Count);
         long errors = 0;
         int consecutiveLosses = 0;
@@ -58,13 +61,19 @@ public static class ClosedLoop
             }
             consecutiveLosses = 0;
             recorder.Record(ticks);
+            if (options.Gap > TimeSpan.Zero)
+            {
+                Thread.Sleep(options.Gap);
+            }
             if ((i & 4095) == 4095)
             {
                 progress?.Invoke(i + 1);
             }
         }
         var cost = meter.Stop(options.Count);
-        return new LoopResult(recorder.Summarize(), errors, cost);
+        var serverAfter = await ServerStats.QueryAsync(connection, ct).ConfigureAwait(false);
+        double? serverCpu = serverBefore is { } b && serverAfter is { } a ? a.CpuUsPerRequestSince(b) : null;
+        return new LoopResult(recorder.Summarize(), errors, cost, serverCpu);
     }
 
     /// <summary>One request and its checked reply, on buffers allocated once.</summary>

@@ -11,6 +11,8 @@ internal sealed class StreamConnection : IConnection
     private readonly EndpointOptions _options;
     // Reused for every async request (TryReset), so a timeout costs no allocation per request.
     private CancellationTokenSource _timeout = new();
+    // For blocking I/O on a stream without timeouts of its own.
+    private readonly BlockingDeadline? _deadline;
 
     public StreamConnection(FramedStream framed, Uri peer, EndpointOptions options)
     {
@@ -18,11 +20,15 @@ internal sealed class StreamConnection : IConnection
         _framed = framed;
         _peer = peer.ToString();
         _options = options;
-        if (options.Io == IoMode.Sync)
+        if (options.Io == IoMode.Sync && stream.CanTimeout)
         {
             int ms = (int)options.RequestTimeout.TotalMilliseconds;
             stream.ReadTimeout = ms;
             stream.WriteTimeout = ms;
+        }
+        else if (options.Io == IoMode.Sync)
+        {
+            _deadline = new BlockingDeadline(stream, options.RequestTimeout);
         }
     }
 
@@ -32,6 +38,7 @@ internal sealed class StreamConnection : IConnection
         {
             return RequestCoreAsync(request, reply, ct);
         }
+        _deadline?.Arm();
         try
         {
             _framed.Write(request.Span);
@@ -39,7 +46,13 @@ internal sealed class StreamConnection : IConnection
         }
         catch (Exception e) when (TransportErrors.IsConnectionFailure(e))
         {
-            throw TransportErrors.Translate(e, _peer, _options.RequestTimeout);
+            throw _deadline is { Expired: true }
+                ? TransportErrors.Translate(new TimeoutException(), _peer, _options.RequestTimeout)
+                : TransportErrors.Translate(e, _peer, _options.RequestTimeout);
+        }
+        finally
+        {
+            _deadline?.Disarm();
         }
     }
 
@@ -71,6 +84,7 @@ internal sealed class StreamConnection : IConnection
 
     public ValueTask DisposeAsync()
     {
+        _deadline?.Dispose();
         _framed.Dispose();
         _timeout.Dispose();
         return ValueTask.CompletedTask;

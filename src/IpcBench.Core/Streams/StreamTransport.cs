@@ -24,6 +24,8 @@ public abstract class StreamTransport : ITransport
     public virtual TransportCapabilities Capabilities =>
         new(TransportFeatures.Reliable | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
 
+    public virtual IReadOnlyList<string> Variants => EndpointOptions.IoVariants;
+
     public abstract Uri DefaultAddress();
 
     /// <summary>

@@ -1,0 +1,74 @@
+using System.Buffers.Binary;
+using System.Diagnostics;
+
+namespace IpcBench.Core.Measurement;
+
+/// <summary>
+/// How a server tells its client what serving cost it, in-band, so that it works wherever the server
+/// runs (another container, another host). The client sends the 32-byte stats request (the marker
+/// then 16 zero bytes); the server answers with the marker, its process CPU time in microseconds
+/// (user + system, every thread) and the number of ordinary requests it has served, both int64
+/// little-endian. Any other request is handled as usual. See docs/wire-format.md.
+/// </summary>
+public sealed class ServerStats(RequestHandler inner)
+{
+    /// <summary>"\0ipcbench-stats\0": starts with NUL so that no text payload can be mistaken for it.</summary>
+    private static ReadOnlySpan<byte> Marker => "\0ipcbench-stats\0"u8;
+
+    public const int MessageSize = 32;
+
+    private long _requests;
+
+    /// <summary>The echo handler with the stats request answered on the side.</summary>
+    public static RequestHandler Echo() => new ServerStats(Handlers.Echo).Handle;
+
+    public int Handle(ReadOnlySpan<byte> request, Span<byte> reply)
+    {
+        if (request.Length == MessageSize && request.StartsWith(Marker) && request[Marker.Length..].IndexOfAnyExcept((byte)0) < 0)
+        {
+            return WriteReply(reply);
+        }
+        Interlocked.Increment(ref _requests);
+        return inner(request, reply);
+    }
+
+    private int WriteReply(Span<byte> reply)
+    {
+        using var self = Process.GetCurrentProcess();
+        Marker.CopyTo(reply);
+        BinaryPrimitives.WriteInt64LittleEndian(reply[16..], (long)self.TotalProcessorTime.TotalMicroseconds);
+        BinaryPrimitives.WriteInt64LittleEndian(reply[24..], Interlocked.Read(ref _requests));
+        return MessageSize;
+    }
+
+    /// <summary>A server's cumulative CPU time and request count at one moment.</summary>
+    public readonly record struct Snapshot(long CpuUs, long Requests)
+    {
+        /// <summary>CPU microseconds per request between <paramref name="earlier"/> and this snapshot.</summary>
+        public double? CpuUsPerRequestSince(Snapshot earlier) =>
+            Requests > earlier.Requests ? (double)(CpuUs - earlier.CpuUs) / (Requests - earlier.Requests) : null;
+    }
+
+    /// <summary>Asks the server behind <paramref name="connection"/> for its stats; null if it does not answer them (not an IpcBench server, or the reply was lost).</summary>
+    public static async ValueTask<Snapshot?> QueryAsync(IConnection connection, CancellationToken ct = default)
+    {
+        byte[] request = new byte[MessageSize];
+        Marker.CopyTo(request);
+        byte[] reply = new byte[MessageSize];
+        int length;
+        try
+        {
+            length = await connection.RequestAsync(request, reply, ct).ConfigureAwait(false);
+        }
+        catch (TransportTimeoutException)
+        {
+            return null;
+        }
+        // An echo server that does not know the request sends it back unchanged: zeros after the marker.
+        if (length != MessageSize || !reply.AsSpan().StartsWith(Marker) || reply.AsSpan(Marker.Length).IndexOfAnyExcept((byte)0) < 0)
+        {
+            return null;
+        }
+        return new Snapshot(BinaryPrimitives.ReadInt64LittleEndian(reply.AsSpan(16)), BinaryPrimitives.ReadInt64LittleEndian(reply.AsSpan(24)));
+    }
+}

@@ -1,0 +1,58 @@
+using System.IO.Pipes;
+using IpcBench.Core;
+using IpcBench.Core.Streams;
+
+namespace IpcBench.Transports.Pipes;
+
+/// <summary>
+/// Accepts clients on a pipe name: one server stream instance waits for the next client, and a new
+/// instance takes its place once it is connected. The first instance claims the name, so the name
+/// is taken as soon as the listener exists.
+/// </summary>
+internal sealed class PipeListener : IStreamListener
+{
+    private readonly string _name;
+    private readonly IoMode _io;
+    private NamedPipeServerStream _waiting;
+
+    public PipeListener(string name, Uri address, IoMode io)
+    {
+        _name = name;
+        _io = io;
+        Address = EndpointOptions.WithoutQuery(address);
+        try
+        {
+            _waiting = NewInstance();
+        }
+        catch (IOException e)
+        {
+            throw new TransportException($"cannot listen on pipe {name}: {e.Message}", e);
+        }
+    }
+
+    public Uri Address { get; }
+
+    private NamedPipeServerStream NewInstance() => new(_name, PipeDirection.InOut,
+        NamedPipeServerStream.MaxAllowedServerInstances, PipeTransmissionMode.Byte, PipeTransport.PipeOptionsFor(_io));
+
+    public async ValueTask<Stream> AcceptAsync(CancellationToken ct)
+    {
+        var instance = _waiting;
+        if (_io == IoMode.Async)
+        {
+            await instance.WaitForConnectionAsync(ct).ConfigureAwait(false);
+        }
+        else
+        {
+            await Task.Run(instance.WaitForConnection, ct).WaitAsync(ct).ConfigureAwait(false);
+        }
+        _waiting = NewInstance();
+        return instance;
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _waiting.Dispose(); // the last instance: on Unix this also removes the socket file
+        return ValueTask.CompletedTask;
+    }
+}

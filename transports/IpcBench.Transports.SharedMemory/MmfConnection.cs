@@ -1,0 +1,109 @@
+using System.Diagnostics;
+using IpcBench.Core;
+
+namespace IpcBench.Transports.SharedMemory;
+
+/// <summary>
+/// The client side: holds the channel's claim, writes a request into the request area, publishes its
+/// sequence number and waits for the reply with the same number. Allocates nothing per request.
+/// </summary>
+internal sealed class MmfConnection : IConnection, IPeer
+{
+    private readonly SharedChannel _channel;
+    private readonly string _peer;
+    private readonly WaitMode _wait;
+    private readonly long _timeoutTicks;
+    private readonly TimeSpan _timeout;
+    private readonly int _serverPid;
+
+    private MmfConnection(SharedChannel channel, Uri peer, WaitMode wait, TimeSpan timeout)
+    {
+        _channel = channel;
+        _peer = peer.ToString();
+        _wait = wait;
+        _timeout = timeout;
+        _timeoutTicks = (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        _serverPid = channel.ServerPid;
+    }
+
+    public static MmfConnection Attach(SharedChannel channel, Uri peer, WaitMode wait, TimeSpan requestTimeout, TimeSpan connectTimeout)
+    {
+        var connection = new MmfConnection(channel, peer, wait, requestTimeout);
+        connection.ThrowIfGoneCore();
+        int holder = channel.TryClaim();
+        if (holder != 0)
+        {
+            throw new TransportException($"could not connect to {peer}: the channel is in use by process {holder} (one client at a time)");
+        }
+        try
+        {
+            // A request that a previous client left unanswered must be answered first: the server
+            // would otherwise still be reading the request area when this client writes into it.
+            long deadline = Stopwatch.GetTimestamp() + (long)(connectTimeout.TotalSeconds * Stopwatch.Frequency);
+            int pending = channel.Requests.Sequence;
+            for (int reply = channel.Replies.Sequence; reply != pending;)
+            {
+                reply = channel.Replies.WaitForChange(reply, WaitMode.Block, deadline, connection);
+            }
+            channel.Attach.Publish(channel.Attach.Sequence + 1);
+            return connection;
+        }
+        catch
+        {
+            channel.Release();
+            throw;
+        }
+    }
+
+    public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+    {
+        var payload = request.Span;
+        if (payload.Length > _channel.Capacity)
+        {
+            throw new FrameTooLargeException(payload.Length, _channel.Capacity, "raise the channel's capacity: mmf://...?capacity=");
+        }
+        payload.CopyTo(_channel.RequestArea);
+        _channel.Requests.Length = payload.Length;
+        int sequence = _channel.Requests.Sequence + 1;
+        int seen = _channel.Replies.Sequence;
+        _channel.Requests.Publish(sequence);
+
+        long deadline = Stopwatch.GetTimestamp() + _timeoutTicks;
+        while (seen != sequence)
+        {
+            seen = _channel.Replies.WaitForChange(seen, _wait, deadline, this);
+        }
+        int length = _channel.Replies.Length;
+        if ((uint)length > (uint)reply.Length)
+        {
+            throw new FrameTooLargeException(length, reply.Length);
+        }
+        _channel.ReplyArea[..length].CopyTo(reply.Span);
+        return new ValueTask<int>(length);
+    }
+
+    void IPeer.ThrowIfGone() => ThrowIfGoneCore();
+
+    private void ThrowIfGoneCore()
+    {
+        if (_channel.State == SharedChannel.StateStopped)
+        {
+            throw new TransportException($"{_peer}: the server stopped");
+        }
+        if (!Core.Hosting.ProcessLiveness.IsAlive(_serverPid))
+        {
+            throw new TransportException($"{_peer}: the server process {_serverPid} is gone");
+        }
+    }
+
+    TransportTimeoutException IPeer.TimedOut() => new($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms");
+
+    public ValueTask DisposeAsync()
+    {
+        _channel.Release();
+        _channel.Attach.Publish(_channel.Attach.Sequence + 1);
+        _channel.Requests.Poke(); // a server waiting for our next request notices the detach at once
+        _channel.Dispose();
+        return ValueTask.CompletedTask;
+    }
+}

@@ -1,0 +1,130 @@
+using System.Diagnostics;
+using IpcBench.Core;
+
+namespace IpcBench.Transports.SharedMemory;
+
+/// <summary>
+/// Serves one client at a time on a dedicated thread: sleeps until a client attaches, then answers
+/// its requests (waiting as <see cref="WaitMode"/> says) until it detaches or dies, then sleeps again.
+/// </summary>
+internal sealed class MmfServer : IServer, IPeer
+{
+    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
+
+    private readonly SharedChannel _channel;
+    private readonly RequestHandler _handler;
+    private readonly WaitMode _wait;
+    private readonly Action _removeFiles;
+    private readonly Thread _thread;
+    private volatile bool _stopping;
+    private int _client;
+
+    public MmfServer(SharedChannel channel, Uri address, RequestHandler handler, WaitMode wait, Action removeFiles)
+    {
+        _channel = channel;
+        _handler = handler;
+        _wait = wait;
+        _removeFiles = removeFiles;
+        Address = address;
+        _thread = new Thread(Run) { IsBackground = true, Name = "ipcbench mmf" };
+        _thread.Start();
+    }
+
+    public Uri Address { get; }
+
+    private void Run()
+    {
+        int attach = _channel.Attach.Sequence;
+        while (!_stopping)
+        {
+            _client = _channel.ClientPid;
+            if (_client == 0)
+            {
+                // Idle: sleep until a client attaches (never spin with nobody to serve).
+                try
+                {
+                    attach = _channel.Attach.WaitForChange(attach, WaitMode.Block, long.MaxValue, this);
+                }
+                catch (TransportException)
+                {
+                    return; // stopping
+                }
+                continue;
+            }
+            try
+            {
+                Serve();
+            }
+            catch (DetachedException)
+            {
+            }
+            catch (TransportException e) when (!_stopping)
+            {
+                Log.Warn($"mmf client {_client}: {e.Message}");
+                _channel.ReleaseClient(_client);
+            }
+            catch (TransportException)
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>A request is pending while the request sequence differs from the last reply's.</summary>
+    private void Serve()
+    {
+        var requests = _channel.Requests;
+        int served = _channel.Replies.Sequence;
+        while (true)
+        {
+            int sequence = requests.WaitForChange(served, _wait, long.MaxValue, this);
+            int length = requests.Length;
+            if ((uint)length > (uint)_channel.Capacity)
+            {
+                throw new TransportException($"request length {length} B exceeds the channel capacity of {_channel.Capacity} B");
+            }
+            int replyLength = _handler(_channel.RequestArea[..length], _channel.ReplyArea);
+            _channel.Replies.Length = replyLength;
+            _channel.Replies.Publish(sequence);
+            served = sequence;
+        }
+    }
+
+    /// <summary>While serving: the client must still hold the channel and be alive; while idle: only stopping ends the wait.</summary>
+    void IPeer.ThrowIfGone()
+    {
+        if (_stopping)
+        {
+            throw new TransportException("server stopping");
+        }
+        if (_client != 0 && _channel.ClientPid != _client)
+        {
+            throw new DetachedException();
+        }
+        if (_client != 0 && !Core.Hosting.ProcessLiveness.IsAlive(_client))
+        {
+            throw new TransportException($"client process {_client} exited without detaching");
+        }
+    }
+
+    TransportTimeoutException IPeer.TimedOut() => new("unreachable: the server waits without a deadline");
+
+    /// <summary>A client detached normally: not worth a warning.</summary>
+    private sealed class DetachedException() : TransportException("detached");
+
+    public ValueTask DisposeAsync()
+    {
+        _stopping = true;
+        _channel.MarkStopped();
+        _channel.Attach.Poke();
+        _channel.Requests.Poke();
+        _channel.Replies.Poke(); // a client waiting for a reply sees "stopped" at once
+        if (!_thread.Join(StopTimeout))
+        {
+            Log.Warn($"mmf server {Address}: its thread did not stop within {StopTimeout.TotalSeconds:0} s");
+        }
+        _channel.Dispose();
+        _removeFiles();
+        return ValueTask.CompletedTask;
+    }
+}

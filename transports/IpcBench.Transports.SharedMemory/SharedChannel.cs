@@ -1,0 +1,145 @@
+using System.IO.MemoryMappedFiles;
+using IpcBench.Core;
+
+namespace IpcBench.Transports.SharedMemory;
+
+/// <summary>
+/// The mapped channel file, laid out as LAYOUT.md describes: a header page (identity, server and
+/// client, and one <see cref="Signal"/> per direction, each on its own cache lines), then the request
+/// area, then the reply area, <see cref="Capacity"/> bytes each.
+/// </summary>
+internal sealed unsafe class SharedChannel : IDisposable
+{
+    public const long Magic = 0x31464D4D42435049; // "IPCBMMF1" read as little-endian bytes
+    public const int Version = 1;
+    public const int HeaderSize = 4096;
+
+    private const int MagicOffset = 0, VersionOffset = 8, CapacityOffset = 12, ServerPidOffset = 16, StateOffset = 20;
+    private const int ClientPidOffset = 128, AttachOffset = 132;
+    private const int RequestOffset = 256, ReplyOffset = 384; // each: sequence, waiters, length
+
+    public const int StateReady = 1, StateStopped = 2;
+
+    private readonly MemoryMappedFile _map;
+    private readonly MemoryMappedViewAccessor _view;
+    private readonly byte* _base;
+
+    private SharedChannel(MemoryMappedFile map, MemoryMappedViewAccessor view, int capacity)
+    {
+        _map = map;
+        _view = view;
+        byte* pointer = null;
+        view.SafeMemoryMappedViewHandle.AcquirePointer(ref pointer);
+        _base = pointer + view.PointerOffset;
+        Capacity = capacity;
+        Requests = new Signal((int*)(_base + RequestOffset), (int*)(_base + RequestOffset + 4), (int*)(_base + RequestOffset + 8));
+        Replies = new Signal((int*)(_base + ReplyOffset), (int*)(_base + ReplyOffset + 4), (int*)(_base + ReplyOffset + 8));
+        Attach = new Signal((int*)(_base + AttachOffset), (int*)(_base + AttachOffset + 4), (int*)(_base + AttachOffset + 8));
+    }
+
+    public int Capacity { get; }
+
+    public Signal Requests { get; }
+    public Signal Replies { get; }
+
+    /// <summary>Bumped by a client when it attaches or detaches: what an idle server sleeps on.</summary>
+    public Signal Attach { get; }
+
+    public Span<byte> RequestArea => new(_base + HeaderSize, Capacity);
+    public Span<byte> ReplyArea => new(_base + HeaderSize + Capacity, Capacity);
+
+    public int ServerPid => Volatile.Read(ref *(int*)(_base + ServerPidOffset));
+    public int State => Volatile.Read(ref *(int*)(_base + StateOffset));
+    public int ClientPid => Volatile.Read(ref *(int*)(_base + ClientPidOffset));
+
+    public static long FileSize(int capacity) => HeaderSize + 2L * capacity;
+
+    /// <summary>Creates the file (mode 0600) and maps it; the header says "ready" only once complete.</summary>
+    public static SharedChannel Create(string path, int capacity)
+    {
+        var options = new FileStreamOptions
+        {
+            Mode = FileMode.CreateNew,
+            Access = FileAccess.ReadWrite,
+            Share = FileShare.ReadWrite,
+            PreallocationSize = FileSize(capacity),
+        };
+        if (!OperatingSystem.IsWindows())
+        {
+            options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
+        }
+        var file = new FileStream(path, options);
+        file.SetLength(FileSize(capacity));
+        var channel = Map(file, capacity);
+        byte* b = channel._base;
+        *(int*)(b + VersionOffset) = Version;
+        *(int*)(b + CapacityOffset) = capacity;
+        *(int*)(b + ServerPidOffset) = Environment.ProcessId;
+        Volatile.Write(ref *(long*)(b + MagicOffset), Magic);
+        Volatile.Write(ref *(int*)(b + StateOffset), StateReady);
+        return channel;
+    }
+
+    /// <summary>Maps an existing channel file and checks that it is one; the caller checks that its server is alive.</summary>
+    public static SharedChannel Open(string path)
+    {
+        var file = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite);
+        try
+        {
+            if (file.Length < HeaderSize)
+            {
+                throw new TransportException($"{path} is not an IpcBench channel (too short)");
+            }
+            Span<byte> header = stackalloc byte[16];
+            file.ReadExactly(header);
+            long magic = BitConverter.ToInt64(header);
+            int version = BitConverter.ToInt32(header[VersionOffset..]);
+            int capacity = BitConverter.ToInt32(header[CapacityOffset..]);
+            if (magic != Magic || version != Version || capacity <= 0 || file.Length < FileSize(capacity))
+            {
+                throw new TransportException($"{path} is not an IpcBench channel (version {Version})");
+            }
+            return Map(file, capacity);
+        }
+        catch
+        {
+            file.Dispose();
+            throw;
+        }
+    }
+
+    private static SharedChannel Map(FileStream file, int capacity)
+    {
+        var map = MemoryMappedFile.CreateFromFile(file, mapName: null, FileSize(capacity),
+            MemoryMappedFileAccess.ReadWrite, HandleInheritability.None, leaveOpen: false);
+        var view = map.CreateViewAccessor(0, FileSize(capacity), MemoryMappedFileAccess.ReadWrite);
+        return new SharedChannel(map, view, capacity);
+    }
+
+    /// <summary>Claims the channel for this process; returns the pid of the client that holds it instead, or 0 on success.</summary>
+    public int TryClaim()
+    {
+        int* slot = (int*)(_base + ClientPidOffset);
+        int holder = Interlocked.CompareExchange(ref *slot, Environment.ProcessId, 0);
+        if (holder != 0 && !Core.Hosting.ProcessLiveness.IsAlive(holder))
+        {
+            // A client that was killed never let go: take over its claim.
+            holder = Interlocked.CompareExchange(ref *slot, Environment.ProcessId, holder) == holder ? 0 : ClientPid;
+        }
+        return holder;
+    }
+
+    public void Release() => Interlocked.CompareExchange(ref *(int*)(_base + ClientPidOffset), 0, Environment.ProcessId);
+
+    /// <summary>Lets go of a client that is gone (server side).</summary>
+    public void ReleaseClient(int pid) => Interlocked.CompareExchange(ref *(int*)(_base + ClientPidOffset), 0, pid);
+
+    public void MarkStopped() => Volatile.Write(ref *(int*)(_base + StateOffset), StateStopped);
+
+    public void Dispose()
+    {
+        _view.SafeMemoryMappedViewHandle.ReleasePointer();
+        _view.Dispose();
+        _map.Dispose();
+    }
+}
