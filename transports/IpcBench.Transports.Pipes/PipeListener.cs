@@ -19,7 +19,7 @@ internal sealed class PipeListener : IStreamListener
     {
         _name = name;
         _io = io;
-        Address = EndpointOptions.WithoutQuery(address);
+        Address = address;
         try
         {
             _waiting = NewInstance();

@@ -21,13 +21,21 @@ public sealed class PipeTransport : StreamTransport
 
     public override TransportCapabilities Capabilities => base.Capabilities with { Features = TransportFeatures.Reliable };
 
-    public override Uri DefaultAddress() => new($"pipe://ipcbench-{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..8]}");
+    /// <summary>The name a server binds when told <c>pipe://auto</c>: a fresh one, <c>ipcbench-PID-RANDOM</c>.</summary>
+    public const string AutoName = "auto";
+
+    public override Uri DefaultAddress() => new($"pipe://{AutoName}");
 
     protected override async ValueTask<IStreamListener> ListenAsync(Uri address, EndpointOptions options, CancellationToken ct)
     {
         string name = PipeName(address);
+        if (name == AutoName)
+        {
+            StalePipe.RemoveLeftovers();
+            name = "ipcbench-" + PrivateDirectory.UniqueName();
+        }
         await StalePipe.RemoveIfStaleAsync(name, ct).ConfigureAwait(false);
-        return new PipeListener(name, address, options.Io);
+        return new PipeListener(name, new Uri($"pipe://{name}"), options.Io);
     }
 
     protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct)

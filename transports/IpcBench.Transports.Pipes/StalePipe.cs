@@ -13,6 +13,15 @@ internal static class StalePipe
     public static string? SocketPath(string name) =>
         OperatingSystem.IsWindows() ? null : Path.IsPathRooted(name) ? name : Path.Combine(Path.GetTempPath(), "CoreFxPipe_" + name);
 
+    /// <summary>Removes the socket files of generated pipe names whose server process is gone.</summary>
+    public static void RemoveLeftovers()
+    {
+        if (SocketPath("ipcbench-*") is { } pattern)
+        {
+            PrivateDirectory.RemoveStale(pattern);
+        }
+    }
+
     public static async ValueTask RemoveIfStaleAsync(string name, CancellationToken ct)
     {
         if (SocketPath(name) is not { } path || !File.Exists(path))

@@ -5,7 +5,8 @@ namespace IpcBench.Core;
 /// contains '*' (the default is <c>$TMPDIR/ipcbench-*/...</c>) gets a fresh directory with the '*'
 /// replaced by the server's pid and a random part, created with mode 0700 so that no other user can
 /// reach the files, and removed again when the server stops. A server that was killed cannot remove
-/// its directory; the next one to create a directory beside it does, once that pid is gone.
+/// its directory; the next one to create a directory beside it does, once that pid is gone
+/// (<see cref="RemoveStale"/>, which other per-server files named "prefix-pid-random" use too).
 /// </summary>
 public static class PrivateDirectory
 {
@@ -30,7 +31,7 @@ public static class PrivateDirectory
         RemoveStale(directory);
         for (int attempt = 0; ; attempt++)
         {
-            string candidate = directory.Replace("*", $"{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..8]}", StringComparison.Ordinal);
+            string candidate = directory.Replace("*", UniqueName(), StringComparison.Ordinal);
             try
             {
                 if (OperatingSystem.IsWindows())
@@ -55,8 +56,8 @@ public static class PrivateDirectory
     }
 
     /// <summary>
-    /// Removes the directories that match <paramref name="pattern"/> (a path whose last part holds '*')
-    /// and whose owning process no longer exists: the leftovers of killed servers.
+    /// Removes the files and directories named like <paramref name="pattern"/> (a path whose last part
+    /// holds '*', standing for "pid-random") whose process no longer exists: what killed servers left.
     /// </summary>
     public static void RemoveStale(string pattern)
     {
@@ -68,14 +69,36 @@ public static class PrivateDirectory
             return;
         }
         string prefix = name[..star];
-        foreach (string dir in Directory.EnumerateDirectories(parent, prefix + "*"))
+        foreach (string entry in Directory.EnumerateFileSystemEntries(parent, prefix + "*"))
         {
-            string rest = Path.GetFileName(dir)[prefix.Length..];
+            string rest = Path.GetFileName(entry)[prefix.Length..];
             int dash = rest.IndexOf('-');
             if (dash > 0 && int.TryParse(rest[..dash], out int pid) && !Hosting.ProcessLiveness.IsAlive(pid))
             {
-                Remove(dir);
+                if (Directory.Exists(entry))
+                {
+                    Remove(entry);
+                }
+                else
+                {
+                    TryDeleteFile(entry);
+                }
             }
+        }
+    }
+
+    /// <summary>A fresh "pid-random" name part, as <see cref="RemoveStale"/> recognises it.</summary>
+    public static string UniqueName() => $"{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..8]}";
+
+    private static void TryDeleteFile(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            Log.Warn($"could not remove {path}: {e.Message}");
         }
     }
 
