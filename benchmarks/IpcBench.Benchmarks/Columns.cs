@@ -21,6 +21,10 @@ public sealed class SuiteColumn(string name, string legend, bool numeric, Func<S
         Latency("P99 us", l => l.P99Us, "99th"),
         Latency("P99.9 us", l => l.P999Us, "99.9th"),
         Latency("Max us", l => l.MaxUs, "100th"),
+        new SuiteColumn("Client CPU us", "client process CPU time per request, user + system, every thread", true,
+            (_, c) => Sidecar(c) is { } e ? Format(e.ClientCpuUsPerOp, "0.0") : "-"),
+        new SuiteColumn("Server CPU us", "server process CPU time per request, as the server reported it", true,
+            (_, c) => Sidecar(c)?.ServerCpuUsPerOp is double us ? Format(us, "0.0") : "-"),
         new SuiteColumn("Requests (lost)", "requests the percentiles are over (the latest, up to 1,048,576), and replies lost", false,
             (_, c) => Sidecar(c) is { } e ? Format(e.Latency.Count, "0") + $" ({e.LostReplies})" : "-"),
     ];

@@ -11,16 +11,20 @@ namespace IpcBench.Benchmarks;
 /// </summary>
 public static class LatencySidecar
 {
-    public sealed record Entry(LatencySummary Latency, long LostReplies);
+    /// <param name="Latency">Per-request percentiles.</param>
+    /// <param name="LostReplies">Requests that got no reply (datagram transports).</param>
+    /// <param name="ClientCpuUsPerOp">The benchmark process's CPU time per request.</param>
+    /// <param name="ServerCpuUsPerOp">The server's, as it reported it (null if it did not).</param>
+    public sealed record Entry(LatencySummary Latency, long LostReplies, double ClientCpuUsPerOp, double? ServerCpuUsPerOp);
 
-    public static void Write(string transport, int size, LatencySummary latency, long lostReplies)
+    public static void Write(string transport, int size, Entry entry)
     {
         if (SuiteSettings.LatencyDirectory is not { } dir)
         {
             return; // run without the suite's host (e.g. from a test runner): nothing to report to
         }
         Directory.CreateDirectory(dir);
-        File.WriteAllText(PathFor(dir, transport, size), JsonSerializer.Serialize(new Entry(latency, lostReplies)));
+        File.WriteAllText(PathFor(dir, transport, size), JsonSerializer.Serialize(entry));
     }
 
     public static Entry? Read(string transport, int size)
@@ -32,6 +36,7 @@ public static class LatencySidecar
         return JsonSerializer.Deserialize<Entry>(File.ReadAllText(PathFor(dir, transport, size)));
     }
 
+    /// <summary>One file per case; the transport may carry options ("mmf?wait=spin"), kept readable in the name.</summary>
     private static string PathFor(string dir, string transport, int size) =>
-        Path.Combine(dir, string.Create(CultureInfo.InvariantCulture, $"{transport}-{size}.json"));
+        Path.Combine(dir, string.Create(CultureInfo.InvariantCulture, $"{transport.Replace('?', '_').Replace('&', '_').Replace('=', '-')}-{size}.json"));
 }

@@ -11,17 +11,19 @@ Environment.SetEnvironmentVariable(ServerCommand.EnvironmentVariable, ServerComm
 Environment.SetEnvironmentVariable(SuiteSettings.LatencyDirVariable, Path.Combine(artifacts, "latency"));
 
 Console.WriteLine($"IpcBench suite: placement {SuiteSettings.Placement.Describe()}, io {SuiteSettings.Io}, reports in {artifacts}");
-foreach (var t in SuiteSettings.RequestedTransports)
+foreach (string entry in SuiteSettings.RequestedTransports)
 {
+    var t = SuiteSettings.Resolve(entry);
     if (t.UnsupportedReason is { } why)
     {
-        Console.WriteLine($"  skipped {t.Name}: {why}");
+        Console.WriteLine($"  skipped {entry}: {why}");
+        continue;
     }
     foreach (int size in SuiteSettings.Sizes)
     {
-        if (t.UnsupportedReason is null && t.Capabilities.RejectSize(size) is { } tooLarge)
+        if (t.Capabilities.RejectSize(size) is { } tooLarge)
         {
-            Console.WriteLine($"  skipped {t.Name} at {size} B: {tooLarge}");
+            Console.WriteLine($"  skipped {entry} at {size} B: {tooLarge}");
         }
     }
 }

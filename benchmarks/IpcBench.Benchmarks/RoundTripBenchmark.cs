@@ -22,6 +22,9 @@ public class RoundTripBenchmark
     private ClosedLoop.Exchange? _exchange;
     private readonly LatencyRecorder _recorder = new(KeptSamples, keepLatest: true);
     private bool _tolerateLoss;
+    private long _requests;
+    private CostMeter _clientCost;
+    private ServerStats.Snapshot? _serverBefore;
 
     [ParamsSource(nameof(Transports))]
     public string Transport { get; set; } = "tcp";
@@ -36,26 +39,29 @@ public class RoundTripBenchmark
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        var transport = TransportRegistry.Get(Transport);
+        var transport = SuiteSettings.Resolve(Transport);
         var (clientCpu, serverCpu) = SuiteSettings.Placement.Cpus();
         if (clientCpu is int cpu)
         {
             CpuAffinity.PinCurrentProcess(cpu);
         }
-        var bind = EndpointOptions.With(transport.DefaultAddress(), "io", SuiteSettings.Io);
-        _server = await ServerProcess.StartAsync(Transport, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"));
-        _connection = await transport.ConnectAsync(EndpointOptions.With(_server.Address, "io", SuiteSettings.Io));
+        var bind = SuiteSettings.WithOptions(transport.DefaultAddress(), Transport);
+        _server = await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"));
+        _connection = await transport.ConnectAsync(SuiteSettings.WithOptions(_server.Address, Transport));
         _exchange = new ClosedLoop.Exchange(_connection, Size);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         for (int i = 0; i < 100; i++)
         {
             await _exchange.SendAsync(_tolerateLoss, CancellationToken.None); // connection warm-up, before any timing
         }
+        _serverBefore = await ServerStats.QueryAsync(_connection);
+        _clientCost = CostMeter.Start();
     }
 
     [Benchmark]
     public async ValueTask RoundTrip()
     {
+        _requests++;
         long ticks = await _exchange!.SendAsync(_tolerateLoss, CancellationToken.None);
         if (ticks >= 0)
         {
@@ -73,11 +79,17 @@ public class RoundTripBenchmark
     [GlobalCleanup]
     public async Task CleanupAsync()
     {
-        LatencySidecar.Write(Transport, Size, _recorder.Summarize(), LostReplies);
+        // CPU per request over everything since setup: pilot, warm-up and measured iterations alike.
+        var clientCost = _clientCost.Stop(_requests);
+        double? serverCpu = null;
         if (_connection is not null)
         {
+            serverCpu = _serverBefore is { } before && await ServerStats.QueryAsync(_connection) is { } after
+                ? after.CpuUsPerRequestSince(before)
+                : null;
             await _connection.DisposeAsync();
         }
+        LatencySidecar.Write(Transport, Size, new LatencySidecar.Entry(_recorder.Summarize(), LostReplies, clientCost.CpuUsPerOp, serverCpu));
         if (_server is not null)
         {
             await _server.DisposeAsync();

@@ -7,7 +7,6 @@ using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Reports;
-using IpcBench.Cli;
 
 namespace IpcBench.Benchmarks;
 
@@ -54,5 +53,5 @@ public static class SuiteConfig
     /// <summary>Leaves out the sizes a transport cannot carry (udp: 64 KB datagrams); <see cref="Program"/> says so.</summary>
     private static bool SizeFits(BenchmarkDotNet.Running.BenchmarkCase c) =>
         c.Parameters["Transport"] is not string name || c.Parameters["Size"] is not int size
-        || TransportRegistry.Get(name).Capabilities.RejectSize(size) is null;
+        || SuiteSettings.Resolve(name).Capabilities.RejectSize(size) is null;
 }

@@ -19,14 +19,24 @@ public static class SuiteSettings
 
     private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : null;
 
-    /// <summary>The transports asked for (default: every registered one), runnable or not.</summary>
-    public static IReadOnlyList<ITransport> RequestedTransports =>
+    /// <summary>
+    /// The transports asked for, each optionally with address options ("mmf?wait=spin"); default:
+    /// every registered one with its defaults.
+    /// </summary>
+    public static IReadOnlyList<string> RequestedTransports =>
         Env(TransportsVariable) is { } list
-            ? list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(TransportRegistry.Get).ToList()
-            : TransportRegistry.All;
+            ? list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            : TransportRegistry.Names.ToList();
 
     /// <summary>The transports that will run: requested and able to run here.</summary>
-    public static IEnumerable<string> Transports => RequestedTransports.Where(t => t.UnsupportedReason is null).Select(t => t.Name);
+    public static IEnumerable<string> Transports => RequestedTransports.Where(t => Resolve(t).UnsupportedReason is null);
+
+    /// <summary>The transport a suite entry names ("mmf?wait=spin" is mmf).</summary>
+    public static ITransport Resolve(string entry) => TransportRegistry.Get(entry.Split('?', 2)[0]);
+
+    /// <summary><paramref name="address"/> with the entry's own options and the suite's I/O mode.</summary>
+    public static Uri WithOptions(Uri address, string entry) =>
+        EndpointOptions.WithAll(EndpointOptions.With(address, "io", Io), entry.Contains('?') ? entry.Split('?', 2)[1] : "");
 
     public static IEnumerable<int> Sizes =>
         (Env(SizesVariable) ?? "1,1KB,10KB,100KB")

@@ -32,15 +32,7 @@ public sealed class TestServer : IAsyncDisposable
 
     public async Task<IConnection> ConnectAsync(string timeout = "5s") => await Transport.ConnectAsync(ClientAddress(timeout));
 
-    private static Uri WithVariant(Uri address, string variant)
-    {
-        foreach (string pair in variant.Split('&', StringSplitOptions.RemoveEmptyEntries))
-        {
-            string[] kv = pair.Split('=', 2);
-            address = EndpointOptions.With(address, kv[0], kv[1]);
-        }
-        return address;
-    }
+    private static Uri WithVariant(Uri address, string variant) => EndpointOptions.WithAll(address, variant);
 
     public ValueTask DisposeAsync() => Process.DisposeAsync();
 }

@@ -56,8 +56,7 @@ internal static class PingCommand
         // --io and --wait shape both ends; --timeout only the client's waits.
         var shared = AddressOptions(a, "io", "wait");
         var clientOnly = AddressOptions(a, "timeout");
-        var bind = Parse(() => Validate(transport, With(transport.DefaultAddress(), shared)));
-        var clientOptions = shared.Concat(clientOnly).ToList();
+        var bind = Parse(() => Validate(transport, EndpointOptions.WithAll(transport.DefaultAddress(), shared)));
 
         if (transport.UnsupportedReason is { } reason)
         {
@@ -81,7 +80,7 @@ internal static class PingCommand
         await using var server = remote is null
             ? await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"), ct: ct)
             : null;
-        var address = Parse(() => Validate(transport, With(remote ?? server!.Address, clientOptions)));
+        var address = Parse(() => Validate(transport, EndpointOptions.WithAll(remote ?? server!.Address, string.Join("&", new[] { shared, clientOnly }.Where(o => o.Length > 0)))));
 
         LoopResult result;
         try
@@ -106,11 +105,9 @@ internal static class PingCommand
         return 0;
     }
 
-    private static List<(string Key, string Value)> AddressOptions(Arguments a, params string[] keys) =>
-        keys.Where(a.Has).Select(k => (k, a.Get(k)!)).ToList();
-
-    private static Uri With(Uri address, IEnumerable<(string Key, string Value)> options) =>
-        options.Aggregate(address, (uri, o) => EndpointOptions.With(uri, o.Key, o.Value));
+    /// <summary>The given options among <paramref name="keys"/>, as a query string ("io=async&amp;wait=spin").</summary>
+    private static string AddressOptions(Arguments a, params string[] keys) =>
+        string.Join("&", keys.Where(a.Has).Select(k => $"{k}={Uri.EscapeDataString(a.Get(k)!)}"));
 
     /// <summary>Checks the address options now, as the transport will, so that a typo is a usage error (exit 2).</summary>
     private static Uri Validate(ITransport transport, Uri address)

@@ -47,15 +47,18 @@ public sealed record EndpointOptions(IoMode Io, TimeSpan RequestTimeout, TimeSpa
     }
 
     /// <summary>The query string of <paramref name="address"/> as key/value pairs (keys lower-case).</summary>
-    public static Dictionary<string, string> Query(Uri address)
+    public static Dictionary<string, string> Query(Uri address) => ParseQuery(address.Query, address.ToString());
+
+    /// <summary>Parses "key=value&amp;..." (a leading '?' is allowed) into pairs (keys lower-case).</summary>
+    public static Dictionary<string, string> ParseQuery(string query, string? where = null)
     {
-        var parsed = HttpUtility.ParseQueryString(address.Query);
+        var parsed = HttpUtility.ParseQueryString(query);
         var result = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (string? key in parsed.AllKeys)
         {
             if (key is null)
             {
-                throw new ArgumentException($"malformed query in {address}: expected key=value pairs");
+                throw new ArgumentException($"malformed options '{query}'{(where is null ? "" : $" in {where}")}: expected key=value pairs");
             }
             result[key.ToLowerInvariant()] = parsed[key] ?? "";
         }
@@ -71,6 +74,10 @@ public sealed record EndpointOptions(IoMode Io, TimeSpan RequestTimeout, TimeSpa
         string pairs = string.Join("&", query.Select(kv => $"{Uri.EscapeDataString(kv.Key)}={Uri.EscapeDataString(kv.Value)}"));
         return new Uri($"{WithoutQuery(address).OriginalString}?{pairs}");
     }
+
+    /// <summary><paramref name="address"/> with every option of <paramref name="query"/> ("io=async&amp;wait=spin") set.</summary>
+    public static Uri WithAll(Uri address, string query) =>
+        ParseQuery(query).Aggregate(address, (uri, option) => With(uri, option.Key, option.Value));
 
     /// <summary>The address without its query: what a server reports as bound.</summary>
     public static Uri WithoutQuery(Uri address)
