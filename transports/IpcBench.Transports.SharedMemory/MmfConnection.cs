@@ -15,6 +15,8 @@ internal sealed class MmfConnection : IConnection, IPeer
     private readonly long _timeoutTicks;
     private readonly TimeSpan _timeout;
     private readonly int _serverPid;
+    private bool _broken;
+    private bool _disposed;
 
     private MmfConnection(SharedChannel channel, Uri peer, WaitMode wait, TimeSpan timeout)
     {
@@ -57,6 +59,12 @@ internal sealed class MmfConnection : IConnection, IPeer
 
     public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (_broken)
+        {
+            // The server may still be reading the request that timed out: writing the next one over it would corrupt both.
+            throw new TransportException($"{_peer}: the connection is unusable after a timeout; connect again");
+        }
         var payload = request.Span;
         if (payload.Length > _channel.Capacity)
         {
@@ -96,10 +104,19 @@ internal sealed class MmfConnection : IConnection, IPeer
         }
     }
 
-    TransportTimeoutException IPeer.TimedOut() => new($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms");
+    TransportTimeoutException IPeer.TimedOut()
+    {
+        _broken = true;
+        return new($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms");
+    }
 
     public ValueTask DisposeAsync()
     {
+        if (_disposed)
+        {
+            return ValueTask.CompletedTask;
+        }
+        _disposed = true;
         _channel.Release();
         _channel.Attach.Publish(_channel.Attach.Sequence + 1);
         _channel.Requests.Poke(); // a server waiting for our next request notices the detach at once

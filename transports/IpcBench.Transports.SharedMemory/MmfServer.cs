@@ -114,6 +114,10 @@ internal sealed class MmfServer : IServer, IPeer
 
     public ValueTask DisposeAsync()
     {
+        if (_stopping)
+        {
+            return ValueTask.CompletedTask;
+        }
         _stopping = true;
         _channel.MarkStopped();
         _channel.Attach.Poke();
