@@ -1,4 +1,7 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics.Arm;
+using System.Runtime.Intrinsics.X86;
 using IpcBench.Core;
 
 namespace IpcBench.Transports.SharedMemory;
@@ -23,6 +26,14 @@ internal sealed unsafe class Signal(int* sequence, int* waiters, int* length)
 {
     /// <summary>How long <see cref="WaitMode.Hybrid"/> spins before it sleeps.</summary>
     public static readonly TimeSpan HybridSpin = TimeSpan.FromMicroseconds(50);
+
+    /// <summary>
+    /// After this much of its spin, <see cref="WaitMode.Hybrid"/> also yields the CPU between rounds:
+    /// a peer on the same CPU can only answer while the waiter is off it.
+    /// </summary>
+    public static readonly TimeSpan HybridYieldAfter = TimeSpan.FromMicroseconds(2);
+
+    private static readonly long HybridYieldTicks = (long)(HybridYieldAfter.TotalSeconds * Stopwatch.Frequency);
 
     /// <summary>How often a waiter checks that its peer is alive, and the longest single futex sleep.</summary>
     private static readonly long CheckInterval = Stopwatch.Frequency / 20;
@@ -68,6 +79,7 @@ internal sealed unsafe class Signal(int* sequence, int* waiters, int* length)
         if (mode != WaitMode.Block)
         {
             long spinUntil = mode == WaitMode.Spin ? long.MaxValue : now + HybridSpinTicks;
+            long yieldFrom = mode == WaitMode.Spin ? long.MaxValue : now + HybridYieldTicks;
             while (true)
             {
                 for (int i = 0; i < 64; i++)
@@ -77,12 +89,16 @@ internal sealed unsafe class Signal(int* sequence, int* waiters, int* length)
                     {
                         return value;
                     }
-                    Thread.SpinWait(1);
+                    Relax();
                 }
                 now = Stopwatch.GetTimestamp();
                 if (now >= spinUntil)
                 {
                     break;
+                }
+                if (now >= yieldFrom)
+                {
+                    Thread.Yield();
                 }
                 Check(ref nextCheck, now, deadline, peer);
             }
@@ -103,6 +119,24 @@ internal sealed unsafe class Signal(int* sequence, int* waiters, int* length)
                 return value;
             }
             Check(ref nextCheck, Stopwatch.GetTimestamp(), deadline, peer);
+        }
+    }
+
+    /// <summary>One spin-loop pause: the CPU's own hint (PAUSE, YIELD), which also frees resources for a sibling hyperthread.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Relax()
+    {
+        if (X86Base.IsSupported)
+        {
+            X86Base.Pause();
+        }
+        else if (ArmBase.IsSupported)
+        {
+            ArmBase.Yield();
+        }
+        else
+        {
+            Thread.SpinWait(1);
         }
     }
 
