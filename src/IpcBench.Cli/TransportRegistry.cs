@@ -2,6 +2,7 @@ using IpcBench.Core;
 using IpcBench.Transports.Pipes;
 using IpcBench.Transports.SharedMemory;
 using IpcBench.Transports.Sockets;
+using IpcBench.Transports.ZeroMQ;
 
 namespace IpcBench.Cli;
 
@@ -20,6 +21,7 @@ public static class TransportRegistry
         new UdsTransport(),
         new PipeTransport(),
         new MmfTransport(),
+        new ZmqTransport(),
     ];
 
     public static IEnumerable<string> Names => All.Select(t => t.Name);

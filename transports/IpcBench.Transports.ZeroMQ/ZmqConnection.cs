@@ -1,0 +1,88 @@
+using IpcBench.Core;
+
+namespace IpcBench.Transports.ZeroMQ;
+
+/// <summary>
+/// A ZeroMQ REQ socket: send the request frame, receive the reply frame, blocking with libzmq's own
+/// timeouts. REQ_RELAXED and REQ_CORRELATE let a request follow one that timed out, with any late
+/// reply to the old one dropped by libzmq. Allocates nothing per request.
+/// </summary>
+internal sealed unsafe class ZmqConnection : IConnection
+{
+    private readonly IntPtr _context;
+    private readonly IntPtr _socket;
+    private readonly string _peer;
+    private TimeSpan _timeout;
+    private bool _disposed;
+
+    private readonly int _maxMessage;
+
+    public ZmqConnection(IntPtr context, IntPtr socket, Uri peer, int maxMessage)
+    {
+        _maxMessage = maxMessage;
+        _context = context;
+        _socket = socket;
+        _peer = peer.ToString();
+    }
+
+    public void SetReplyTimeout(TimeSpan timeout)
+    {
+        LibZmq.SetInt(_socket, LibZmq.RcvTimeo, (int)timeout.TotalMilliseconds);
+        _timeout = timeout;
+    }
+
+    public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (request.Length > _maxMessage)
+        {
+            throw new FrameTooLargeException(request.Length, _maxMessage); // the server would drop us for it
+        }
+        fixed (byte* r = request.Span)
+        {
+            if (LibZmq.Send(_socket, r, (nuint)request.Length, 0) < 0)
+            {
+                throw Failure("send");
+            }
+        }
+        LibZmq.Message message;
+        LibZmq.MessageInit(&message);
+        try
+        {
+            int length = LibZmq.MessageReceive(&message, _socket, 0);
+            if (length < 0)
+            {
+                throw Failure("receive");
+            }
+            if (length > reply.Length)
+            {
+                throw new FrameTooLargeException(length, reply.Length);
+            }
+            new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length).CopyTo(reply.Span);
+            return new ValueTask<int>(length);
+        }
+        finally
+        {
+            LibZmq.MessageClose(&message);
+        }
+    }
+
+    private TransportException Failure(string what)
+    {
+        string error = LibZmq.LastError(out int errno);
+        return errno == LibZmq.EAgain
+            ? new TransportTimeoutException($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms")
+            : new TransportException($"{what} to {_peer} failed: {error}");
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        if (!_disposed)
+        {
+            _disposed = true;
+            LibZmq.Close(_socket); // linger 0: nothing queued keeps the context alive
+            LibZmq.ContextTerm(_context);
+        }
+        return ValueTask.CompletedTask;
+    }
+}

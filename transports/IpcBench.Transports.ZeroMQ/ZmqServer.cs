@@ -1,0 +1,95 @@
+using IpcBench.Core;
+
+namespace IpcBench.Transports.ZeroMQ;
+
+/// <summary>
+/// A plain ZeroMQ REP socket that answers each request frame with the handler's reply, so that any
+/// ZeroMQ REQ client, in any language, gets its payload back. One dedicated thread owns the socket
+/// (libzmq sockets are not thread-safe); stopping shuts the context down, which ends its blocking receive.
+/// </summary>
+internal sealed unsafe class ZmqServer : IServer
+{
+    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
+
+    private readonly IntPtr _context;
+    private readonly IntPtr _socket;
+    private readonly RequestHandler _handler;
+    private readonly Thread _thread;
+    private volatile bool _stopping;
+
+    public ZmqServer(IntPtr context, IntPtr socket, Uri address, RequestHandler handler)
+    {
+        _context = context;
+        _socket = socket;
+        _handler = handler;
+        Address = address;
+        _thread = new Thread(Serve) { IsBackground = true, Name = "ipcbench zmq" };
+        _thread.Start();
+    }
+
+    public Uri Address { get; }
+
+    private void Serve()
+    {
+        byte[] reply = new byte[1024];
+        LibZmq.Message message;
+        try
+        {
+            while (!_stopping)
+            {
+                LibZmq.MessageInit(&message);
+                try
+                {
+                    int length = LibZmq.MessageReceive(&message, _socket, 0);
+                    if (length < 0)
+                    {
+                        string error = LibZmq.LastError(out int errno);
+                        if (errno == LibZmq.ETerm)
+                        {
+                            return; // the context is shutting down: we are stopping
+                        }
+                        Log.Warn($"zmq server {Address}: receive failed: {error}");
+                        continue;
+                    }
+                    if (reply.Length < length)
+                    {
+                        reply = new byte[Math.Max(length, 2 * reply.Length)]; // bounded by ZMQ_MAXMSGSIZE
+                    }
+                    int replyLength = _handler(new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length), reply);
+                    fixed (byte* r = reply)
+                    {
+                        if (LibZmq.Send(_socket, r, (nuint)replyLength, 0) < 0 && LibZmq.LastError(out int e) is var why && e != LibZmq.ETerm)
+                        {
+                            Log.Warn($"zmq server {Address}: send failed: {why}");
+                        }
+                    }
+                }
+                finally
+                {
+                    LibZmq.MessageClose(&message);
+                }
+            }
+        }
+        finally
+        {
+            LibZmq.Close(_socket); // the owning thread closes it; then the context can terminate
+        }
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        if (_stopping)
+        {
+            return ValueTask.CompletedTask;
+        }
+        _stopping = true;
+        LibZmq.ContextShutdown(_context);
+        if (!_thread.Join(StopTimeout))
+        {
+            Log.Warn($"zmq server {Address}: its thread did not stop within {StopTimeout.TotalSeconds:0} s");
+            return ValueTask.CompletedTask; // terminating the context now would block on the open socket
+        }
+        LibZmq.ContextTerm(_context);
+        return ValueTask.CompletedTask;
+    }
+}

@@ -1,0 +1,142 @@
+using IpcBench.Core;
+using IpcBench.Core.Framing;
+
+namespace IpcBench.Transports.ZeroMQ;
+
+/// <summary>
+/// ZeroMQ request/reply (REQ/REP) over TCP through libzmq: <c>zmq://127.0.0.1:5555</c> is the
+/// ZeroMQ endpoint <c>tcp://127.0.0.1:5555</c>. Every message crosses libzmq's I/O thread on each
+/// side, which is the cost this transport shows next to plain <c>tcp</c>.
+/// </summary>
+public sealed class ZmqTransport : ITransport
+{
+    public string Name => "zmq";
+
+    public string Description => "ZeroMQ REQ/REP over TCP through libzmq (each side adds libzmq's I/O thread)";
+
+    public string? UnsupportedReason => LibZmq.Unavailable;
+
+    public TransportCapabilities Capabilities =>
+        new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
+
+    /// <summary>libzmq calls block on the calling thread: there is no I/O mode to vary.</summary>
+    public IReadOnlyList<string> Variants => [];
+
+    public Uri DefaultAddress() => new("zmq://127.0.0.1:0");
+
+    public ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
+    {
+        CheckOptions(address);
+        var (context, socket) = Open(LibZmq.Rep);
+        try
+        {
+            LibZmq.SetLong(socket, LibZmq.MaxMsgSize, Capabilities.MaxMessageSize); // a peer that sends more is dropped
+            string endpoint = TcpEndpoint(address, bind: true);
+            if (LibZmq.Bind(socket, endpoint) < 0)
+            {
+                throw new TransportException($"cannot listen on {endpoint}: {LibZmq.LastError(out _)}");
+            }
+            // "tcp://127.0.0.1:41235" once bound: the real port for a requested port 0.
+            var bound = new Uri("zmq://" + LibZmq.GetString(socket, LibZmq.LastEndpoint)["tcp://".Length..]);
+            return ValueTask.FromResult<IServer>(new ZmqServer(context, socket, bound, handler));
+        }
+        catch
+        {
+            Close(context, socket);
+            throw;
+        }
+    }
+
+    public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
+    {
+        var options = CheckOptions(address);
+        var peer = EndpointOptions.WithoutQuery(address);
+        var (context, socket) = Open(LibZmq.Req);
+        ZmqConnection connection;
+        try
+        {
+            LibZmq.SetInt(socket, LibZmq.ReqRelaxed, 1);
+            LibZmq.SetInt(socket, LibZmq.ReqCorrelate, 1);
+            LibZmq.SetInt(socket, LibZmq.SndTimeo, (int)options.RequestTimeout.TotalMilliseconds);
+            if (LibZmq.Connect(socket, TcpEndpoint(address, bind: false)) < 0)
+            {
+                throw new TransportException($"could not connect to {peer}: {LibZmq.LastError(out _)}");
+            }
+            connection = new ZmqConnection(context, socket, peer, Capabilities.MaxMessageSize);
+            connection.SetReplyTimeout(options.ConnectTimeout);
+        }
+        catch
+        {
+            Close(context, socket);
+            throw;
+        }
+        try
+        {
+            // ZeroMQ connects in the background and never says "refused": one empty request,
+            // answered within the connect timeout, is what proves a server is there.
+            await connection.RequestAsync(ReadOnlyMemory<byte>.Empty, Memory<byte>.Empty, ct).ConfigureAwait(false);
+        }
+        catch (TransportException e)
+        {
+            await connection.DisposeAsync().ConfigureAwait(false);
+            throw e is TransportTimeoutException
+                ? new TransportTimeoutException($"could not connect to {peer}: no answer within {options.ConnectTimeout.TotalMilliseconds:0} ms")
+                : new TransportException($"could not connect to {peer}: {e.Message}", e);
+        }
+        connection.SetReplyTimeout(options.RequestTimeout);
+        return connection;
+    }
+
+    private EndpointOptions CheckOptions(Uri address)
+    {
+        if (UnsupportedReason is { } reason)
+        {
+            throw new TransportException($"zmq does not run here: {reason}");
+        }
+        var options = EndpointOptions.Parse(address);
+        if (options.Io == IoMode.Async)
+        {
+            throw new ArgumentException("zmq has no async I/O: libzmq calls block on the calling thread (io=sync)");
+        }
+        return options;
+    }
+
+    private static (IntPtr Context, IntPtr Socket) Open(int type)
+    {
+        IntPtr context = LibZmq.ContextNew();
+        if (context == IntPtr.Zero)
+        {
+            throw new TransportException($"zmq_ctx_new failed: {LibZmq.LastError(out _)}");
+        }
+        IntPtr socket = LibZmq.Socket(context, type);
+        if (socket == IntPtr.Zero)
+        {
+            string error = LibZmq.LastError(out _);
+            LibZmq.ContextTerm(context);
+            throw new TransportException($"zmq_socket failed: {error}");
+        }
+        LibZmq.SetInt(socket, LibZmq.Linger, 0); // closing never waits for unsent messages
+        return (context, socket);
+    }
+
+    private static void Close(IntPtr context, IntPtr socket)
+    {
+        LibZmq.Close(socket);
+        LibZmq.ContextTerm(context);
+    }
+
+    /// <summary><c>zmq://host:port</c> as a libzmq TCP endpoint; port 0 binds a free port ('*').</summary>
+    private static string TcpEndpoint(Uri address, bool bind)
+    {
+        if (address.Port < 0 || address.AbsolutePath.Length > 1)
+        {
+            throw new ArgumentException($"{address} is not a zmq address: write zmq://HOST:PORT");
+        }
+        string host = address.HostNameType == UriHostNameType.IPv6 ? $"[{address.IdnHost}]" : address.IdnHost;
+        if (!bind && host == "localhost")
+        {
+            host = "127.0.0.1"; // servers bind 127.0.0.1; "localhost" may resolve to ::1 first
+        }
+        return $"tcp://{host}:{(bind && address.Port == 0 ? "*" : address.Port)}";
+    }
+}
