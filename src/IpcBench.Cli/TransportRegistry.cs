@@ -1,5 +1,6 @@
 using IpcBench.Core;
 using IpcBench.Transports.Pipes;
+using IpcBench.Transports.RabbitMQ;
 using IpcBench.Transports.SharedMemory;
 using IpcBench.Transports.Sockets;
 using IpcBench.Transports.ZeroMQ;
@@ -22,6 +23,8 @@ public static class TransportRegistry
         new PipeTransport(),
         new MmfTransport(),
         new ZmqTransport(),
+        new AmqpTransport(confirm: false),
+        new AmqpTransport(confirm: true),
     ];
 
     public static IEnumerable<string> Names => All.Select(t => t.Name);

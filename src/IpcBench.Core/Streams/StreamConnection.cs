@@ -12,7 +12,7 @@ internal sealed class StreamConnection : IConnection
     // Reused for every async request (TryReset), so a timeout costs no allocation per request.
     private CancellationTokenSource _timeout = new();
     // For blocking I/O on a stream without timeouts of its own.
-    private readonly BlockingDeadline? _deadline;
+    private readonly RequestDeadline? _deadline;
 
     public StreamConnection(FramedStream framed, Uri peer, EndpointOptions options)
     {
@@ -28,7 +28,7 @@ internal sealed class StreamConnection : IConnection
         }
         else if (options.Io == IoMode.Sync)
         {
-            _deadline = new BlockingDeadline(stream, options.RequestTimeout);
+            _deadline = new RequestDeadline(options.RequestTimeout, stream.Dispose);
         }
     }
 

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs the IpcBench tests on a fresh Debian/Ubuntu machine: installs and starts what the
+# transports under test need (libzmq5 for zmq, a RabbitMQ broker for amqp), then dotnet test.
+# Needs root (or sudo) for the installs; with both already there it installs nothing.
+set -euo pipefail
+cd "$(dirname "$0")"
+sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+if ! dpkg -s libzmq5 rabbitmq-server >/dev/null 2>&1; then
+  echo "== installing libzmq5 and rabbitmq-server"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q libzmq5 rabbitmq-server
+fi
+if ! $sudo rabbitmqctl -q status >/dev/null 2>&1; then
+  echo "== starting rabbitmq-server"
+  # The init script returns once the node is up; it does not need systemd.
+  timeout 120 $sudo service rabbitmq-server start
+fi
+timeout 60 $sudo rabbitmqctl -q await_startup --timeout 50
+
+echo "== dotnet test"
+exec dotnet test IpcBench.sln --blame-hang-timeout 5m "$@"

@@ -1,0 +1,70 @@
+using System.Diagnostics;
+using IpcBench.Core;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
+
+namespace IpcBench.Conformance;
+
+/// <summary>
+/// The broker transports against the real broker that ./test.sh starts: they must run here, and no
+/// server, stopped or killed, may leave a queue on the broker.
+/// </summary>
+public class AmqpTests
+{
+    [Theory]
+    [InlineData("amqp")]
+    [InlineData("amqp-confirm")]
+    public void Runs_where_the_tests_run(string transport)
+    {
+        Assert.Null(IpcBench.Cli.TransportRegistry.Get(transport).UnsupportedReason);
+    }
+
+    [Theory]
+    [InlineData("amqp", false)]
+    [InlineData("amqp", true)]
+    [InlineData("amqp-confirm", false)]
+    [InlineData("amqp-confirm", true)]
+    public async Task A_server_leaves_no_queue_behind(string transport, bool kill)
+    {
+        var server = await TestServer.StartAsync(transport);
+        string queue = EndpointOptions.Query(server.Process.Address)["queue"];
+        Assert.True(await QueueExistsAsync(queue), $"{queue} should exist while its server runs");
+
+        if (kill)
+        {
+            Process.GetProcessById(server.Process.ProcessId).Kill(); // no chance to delete anything
+        }
+        await server.DisposeAsync();
+
+        // An exclusive queue goes with its connection; a durable one is deleted, or, when its server was
+        // killed, expires once unused for a while. Asking about it counts as use, so ask only after that.
+        if (kill && transport == "amqp-confirm")
+        {
+            await Task.Delay(Transports.RabbitMQ.AmqpTransport.OrphanQueueExpiry + TimeSpan.FromSeconds(3));
+        }
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(5);
+        while (await QueueExistsAsync(queue) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(500);
+        }
+        Assert.False(await QueueExistsAsync(queue), $"{queue} is left on the broker");
+    }
+
+    /// <summary>Asks the broker about a queue without declaring it: 404 means gone; 405 means it exists but is another connection's exclusive queue.</summary>
+    private static async Task<bool> QueueExistsAsync(string queue)
+    {
+        var factory = new ConnectionFactory { HostName = "127.0.0.1", AutomaticRecoveryEnabled = false };
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        await using var connection = await factory.CreateConnectionAsync(timeout.Token);
+        await using var channel = await connection.CreateChannelAsync(cancellationToken: timeout.Token);
+        try
+        {
+            await channel.QueueDeclarePassiveAsync(queue, timeout.Token);
+            return true;
+        }
+        catch (OperationInterruptedException e) when (e.ShutdownReason?.ReplyCode is 404 or 405)
+        {
+            return e.ShutdownReason.ReplyCode == 405;
+        }
+    }
+}

@@ -1,0 +1,93 @@
+using IpcBench.Core;
+using RabbitMQ.Client;
+using IConnection = IpcBench.Core.IConnection;
+using RabbitConnection = RabbitMQ.Client.IConnection;
+using RabbitMQ.Client.Exceptions;
+
+namespace IpcBench.Transports.RabbitMQ;
+
+/// <summary>
+/// Request/reply through a RabbitMQ broker: requests go to the server's queue, replies come back by
+/// direct reply-to (<c>amq.rabbitmq.reply-to</c>), matched by correlation id. Two broker hops per
+/// round trip. <c>amqp</c> is the fast path (transient messages, an exclusive auto-delete queue);
+/// <c>amqp-confirm</c> is what people pick a broker for: a durable queue, persistent messages,
+/// publisher confirms awaited on every publish, and the server acknowledging each request only after
+/// its reply is confirmed.
+/// </summary>
+public sealed class AmqpTransport(bool confirm) : ITransport
+{
+    /// <summary>How long a durable request queue outlives a server that was killed before deleting it.</summary>
+    public static readonly TimeSpan OrphanQueueExpiry = TimeSpan.FromSeconds(10);
+
+    private readonly Lazy<string?> _unreachable = new(Broker.Unreachable);
+
+    public string Name => confirm ? "amqp-confirm" : "amqp";
+
+    public string Description => confirm
+        ? "RabbitMQ: durable queue, persistent messages, publisher confirms, acks after the reply (two broker hops)"
+        : "RabbitMQ: transient messages, direct reply-to (two broker hops)";
+
+    public string? UnsupportedReason => _unreachable.Value;
+
+    public TransportCapabilities Capabilities => new(
+        TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost | TransportFeatures.Brokered,
+        Core.Framing.LengthPrefix.DefaultMaxPayload);
+
+    /// <summary>The client awaits the library's async calls: there is no blocking mode to vary.</summary>
+    public IReadOnlyList<string> Variants => [];
+
+    public Uri DefaultAddress() => Broker.DefaultAddress(Name);
+
+    public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
+    {
+        var options = EndpointOptions.Parse(address, "queue");
+        var factory = Broker.Factory(address, options.ConnectTimeout, "ipcbench server");
+        var connection = await ConnectAsync(factory, address, ct).ConfigureAwait(false);
+        try
+        {
+            return await AmqpServer.StartAsync(connection, Name, address, handler, confirm, ct).ConfigureAwait(false);
+        }
+        catch
+        {
+            await connection.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
+    {
+        var options = EndpointOptions.Parse(address, "queue");
+        if (!EndpointOptions.Query(address).TryGetValue("queue", out string? queue) || queue.Length == 0)
+        {
+            throw new ArgumentException($"{EndpointOptions.WithoutQuery(address)} names no server queue: the server's READY address has ?queue=");
+        }
+        var factory = Broker.Factory(address, options.ConnectTimeout, "ipcbench client");
+        var connection = await ConnectAsync(factory, address, ct).ConfigureAwait(false);
+        try
+        {
+            return await AmqpConnection.OpenAsync(connection, queue, Broker.Public(address).ToString(), options.RequestTimeout, options.ConnectTimeout, confirm, ct).ConfigureAwait(false);
+        }
+        catch
+        {
+            await connection.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    private static async Task<RabbitConnection> ConnectAsync(ConnectionFactory factory, Uri address, CancellationToken ct)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(factory.RequestedConnectionTimeout + TimeSpan.FromSeconds(1));
+        try
+        {
+            return await factory.CreateConnectionAsync(timeout.Token).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is BrokerUnreachableException or OperationCanceledException or OperationInterruptedException && !ct.IsCancellationRequested)
+        {
+            string why = e is OperationCanceledException ? $"no answer within {factory.RequestedConnectionTimeout.TotalMilliseconds:0} ms" : Innermost(e).Message;
+            throw new TransportException($"could not connect to {Broker.Public(address)}: the broker: {why}", e);
+        }
+    }
+
+    private static Exception Innermost(Exception e) => e.InnerException is { } inner ? Innermost(inner) : e;
+}

@@ -1,0 +1,82 @@
+using System.Net.Sockets;
+using RabbitMQ.Client;
+
+namespace IpcBench.Transports.RabbitMQ;
+
+/// <summary>
+/// Where the broker is and how to log in. Addresses carry host, port and virtual host, never the
+/// password: credentials come from the address's user part if given, else from
+/// <c>IPCBENCH_RABBITMQ_URI</c>, else guest/guest (which RabbitMQ accepts from loopback only).
+/// Nothing IpcBench prints or reports contains them.
+/// </summary>
+internal static class Broker
+{
+    public const string UriVariable = "IPCBENCH_RABBITMQ_URI";
+    private const string DefaultUri = "amqp://guest:guest@localhost:5672/";
+
+    private static Uri Configured => new(Environment.GetEnvironmentVariable(UriVariable) is { Length: > 0 } v ? v : DefaultUri);
+
+    /// <summary>The configured broker as an IpcBench address of <paramref name="scheme"/>, without credentials.</summary>
+    public static Uri DefaultAddress(string scheme)
+    {
+        var broker = Configured;
+        return new Uri($"{scheme}://{broker.Host}:{(broker.Port > 0 ? broker.Port : 5672)}{broker.AbsolutePath}");
+    }
+
+    public static ConnectionFactory Factory(Uri address, TimeSpan connectTimeout, string clientName)
+    {
+        var credentials = address.UserInfo.Length > 0 ? address : Configured;
+        var (user, password) = SplitUserInfo(credentials.UserInfo);
+        string vhost = Uri.UnescapeDataString(address.AbsolutePath.TrimStart('/'));
+        return new ConnectionFactory
+        {
+            HostName = address.Host == "localhost" ? "127.0.0.1" : address.Host, // the broker may listen on IPv4 only
+            Port = address.Port > 0 ? address.Port : 5672,
+            VirtualHost = vhost.Length == 0 ? "/" : vhost,
+            UserName = user,
+            Password = password,
+            AutomaticRecoveryEnabled = false, // a lost broker is an error to report, not to hide
+            TopologyRecoveryEnabled = false,
+            RequestedConnectionTimeout = connectTimeout,
+            ClientProvidedName = clientName,
+        };
+    }
+
+    /// <summary>The address as it may be shown: scheme://host:port/vhost, no credentials, no query.</summary>
+    public static Uri Public(Uri address) => new($"{address.Scheme}://{Describe(address)}");
+
+    /// <summary>host:port/vhost, for messages: never the credentials.</summary>
+    public static string Describe(Uri address) => $"{address.Host}:{(address.Port > 0 ? address.Port : 5672)}{address.AbsolutePath}";
+
+    private static (string User, string Password) SplitUserInfo(string userInfo)
+    {
+        string[] parts = userInfo.Split(':', 2);
+        return parts.Length == 2 && parts[0].Length > 0
+            ? (Uri.UnescapeDataString(parts[0]), Uri.UnescapeDataString(parts[1]))
+            : ("guest", "guest");
+    }
+
+    /// <summary>Null when something accepts TCP connections at the configured broker's port; otherwise why not, and how to start one.</summary>
+    public static string? Unreachable()
+    {
+        var broker = Configured;
+        string host = broker.Host == "localhost" ? "127.0.0.1" : broker.Host;
+        int port = broker.Port > 0 ? broker.Port : 5672;
+        try
+        {
+            using var probe = new TcpClient();
+            if (probe.ConnectAsync(host, port).Wait(TimeSpan.FromSeconds(1)))
+            {
+                return null;
+            }
+        }
+        catch (AggregateException)
+        {
+        }
+        catch (SocketException)
+        {
+        }
+        return $"no RabbitMQ broker answers at {host}:{port} (set {UriVariable}, or start one: " +
+               "apt-get install rabbitmq-server && service rabbitmq-server start)";
+    }
+}
