@@ -15,7 +15,10 @@ public static class LatencySidecar
     /// <param name="LostReplies">Requests that got no reply (datagram transports).</param>
     /// <param name="ClientCpuUsPerOp">The benchmark process's CPU time per request.</param>
     /// <param name="ServerCpuUsPerOp">The server's, as it reported it (null if it did not).</param>
-    public sealed record Entry(LatencySummary Latency, long LostReplies, double ClientCpuUsPerOp, double? ServerCpuUsPerOp);
+    /// <param name="Curve">The latency curve (<see cref="LatencyRecorder.Curve"/>); null in files from before it was kept.</param>
+    /// <param name="SamplesUs">A fixed-seed random subsample of the latencies (<see cref="LatencyRecorder.Sample"/>), for run-to-run tests.</param>
+    public sealed record Entry(LatencySummary Latency, long LostReplies, double ClientCpuUsPerOp, double? ServerCpuUsPerOp,
+        IReadOnlyList<PercentilePoint>? Curve = null, IReadOnlyList<double>? SamplesUs = null);
 
     public static void Write(string transport, int size, Entry entry)
     {

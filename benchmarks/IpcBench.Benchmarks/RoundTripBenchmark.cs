@@ -89,7 +89,8 @@ public class RoundTripBenchmark
                 : null;
             await _connection.DisposeAsync();
         }
-        LatencySidecar.Write(Transport, Size, new LatencySidecar.Entry(_recorder.Summarize(), LostReplies, clientCost.CpuUsPerOp, serverCpu));
+        LatencySidecar.Write(Transport, Size, new LatencySidecar.Entry(_recorder.Summarize(), LostReplies, clientCost.CpuUsPerOp, serverCpu,
+            _recorder.Curve(), _recorder.Sample()));
         if (_server is not null)
         {
             await _server.DisposeAsync();

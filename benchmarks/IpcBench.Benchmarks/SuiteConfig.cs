@@ -25,6 +25,9 @@ public static class SuiteConfig
         .WithId("Suite")
         .AsDefault();
 
+    /// <summary>What <see cref="DefaultJob"/> is, for the run's recorded options.</summary>
+    public const string DefaultJobDescription = "suite default: 3 warm-up and 10 measured iterations of 250 ms, one round trip per invocation";
+
     /// <summary>True when the command line names a job of its own (--job dry, -j short, ...).</summary>
     public static bool NamesJob(IEnumerable<string> args) =>
         args.Any(a => a is "--job" or "-j" || a.StartsWith("--job=", StringComparison.Ordinal));

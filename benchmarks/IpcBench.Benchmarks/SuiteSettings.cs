@@ -36,7 +36,7 @@ public static class SuiteSettings
 
     /// <summary><paramref name="address"/> with the entry's own options and the suite's I/O mode.</summary>
     public static Uri WithOptions(Uri address, string entry) =>
-        EndpointOptions.WithAll(EndpointOptions.With(address, "io", Io), entry.Contains('?') ? entry.Split('?', 2)[1] : "");
+        EndpointOptions.WithAll(EndpointOptions.With(address, "io", Io), EntryOptions(entry));
 
     public static IEnumerable<int> Sizes =>
         (Env(SizesVariable) ?? "1,1KB,10KB,100KB")
@@ -50,20 +50,9 @@ public static class SuiteSettings
 
     public static string? LatencyDirectory => Env(LatencyDirVariable);
 
-    /// <summary>Where this run's reports go: IPCBENCH_RESULTS, else results/ at the repository root.</summary>
-    public static string ResultsRoot()
-    {
-        if (Env(ResultsVariable) is { } configured)
-        {
-            return Path.GetFullPath(configured);
-        }
-        for (var dir = new DirectoryInfo(Directory.GetCurrentDirectory()); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "IpcBench.sln")))
-            {
-                return Path.Combine(dir.FullName, "results");
-            }
-        }
-        return Path.GetFullPath("results");
-    }
+    /// <summary>Where this run's reports go: IPCBENCH_RESULTS, else results/ at the repository root (as for 'ipcbench ping').</summary>
+    public static string ResultsRoot() => Reporting.RunFolder.Root();
+
+    /// <summary>The address options a suite entry carries ("mmf?wait=spin" carries "wait=spin").</summary>
+    public static string EntryOptions(string entry) => entry.Contains('?') ? entry.Split('?', 2)[1] : "";
 }

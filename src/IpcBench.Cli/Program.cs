@@ -12,6 +12,8 @@ const string usage = """
       list    every transport, whether it runs here, what it guarantees
       serve   run an echo server (prints READY <uri> when it accepts)
       ping    measure request/reply latency and throughput against a server
+      report  write a run folder's summaries and charts again from its results.json
+      compare compare two runs case by case; exit 1 if a case got slower
 
     'ipcbench <command> --help' shows a command's options.
     The full benchmark suite: dotnet run -c Release --project benchmarks/IpcBench.Benchmarks -- --filter '*'
@@ -30,6 +32,8 @@ var rest = args.Skip(1).ToArray();
     "list" => (ListCommand.Help, () => Task.FromResult(ListCommand.Run(rest))),
     "serve" => (ServeCommand.Help, () => ServeCommand.RunAsync(rest)),
     "ping" => (PingCommand.Help, () => PingCommand.RunAsync(rest, CancellationToken.None)),
+    "report" => (ReportCommand.Help, () => Task.FromResult(ReportCommand.Run(rest))),
+    "compare" => (CompareCommand.Help, () => Task.FromResult(CompareCommand.Run(rest))),
     _ => null,
 };
 if (command is not { } c)

@@ -9,7 +9,14 @@ public class CliTests
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
 
-    private static async Task<(int Exit, string Stdout, string Stderr)> RunAsync(params string[] args)
+    private static Task<(int Exit, string Stdout, string Stderr)> RunAsync(params string[] args) => RunWithAsync(null, args);
+
+    /// <summary>
+    /// Runs ipcbench with <paramref name="environment"/> added. Unless that names IPCBENCH_RESULTS,
+    /// run folders (ping writes one) go to a temporary directory removed afterwards, never to the
+    /// repository's results/.
+    /// </summary>
+    internal static async Task<(int Exit, string Stdout, string Stderr)> RunWithAsync(IReadOnlyDictionary<string, string>? environment, params string[] args)
     {
         var info = ServerCommand.Resolve().StartInfo();
         foreach (string arg in args)
@@ -19,20 +26,41 @@ public class CliTests
         info.RedirectStandardOutput = true;
         info.RedirectStandardError = true;
         info.RedirectStandardInput = true;
-        using var process = Process.Start(info)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var cts = new CancellationTokenSource(RunTimeout);
+        string? scratchResults = environment?.ContainsKey("IPCBENCH_RESULTS") == true
+            ? null
+            : Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
+        if (scratchResults is not null)
+        {
+            info.Environment["IPCBENCH_RESULTS"] = scratchResults;
+        }
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            info.Environment[name] = value;
+        }
         try
         {
-            await process.WaitForExitAsync(cts.Token);
+            using var process = Process.Start(info)!;
+            var stdout = process.StandardOutput.ReadToEndAsync();
+            var stderr = process.StandardError.ReadToEndAsync();
+            using var cts = new CancellationTokenSource(RunTimeout);
+            try
+            {
+                await process.WaitForExitAsync(cts.Token);
+            }
+            catch (OperationCanceledException)
+            {
+                process.Kill(entireProcessTree: true);
+                throw new TimeoutException($"ipcbench {string.Join(' ', args)} did not finish within {RunTimeout}");
+            }
+            return (process.ExitCode, await stdout, await stderr);
         }
-        catch (OperationCanceledException)
+        finally
         {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"ipcbench {string.Join(' ', args)} did not finish within {RunTimeout}");
+            if (scratchResults is not null && Directory.Exists(scratchResults))
+            {
+                Directory.Delete(scratchResults, recursive: true);
+            }
         }
-        return (process.ExitCode, await stdout, await stderr);
     }
 
     [Fact]
@@ -50,10 +78,11 @@ public class CliTests
     public async Task Ping_measures_and_writes_the_json_fields()
     {
         string json = Path.Combine(Path.GetTempPath(), $"ipcbench-test-{Guid.NewGuid():N}.json");
+        string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
         try
         {
-            var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "tcp", "--size", "1KB", "--count", "500",
-                "--warmup", "50", "--placement", "same-core", "--json", json);
+            var (exit, stdout, stderr) = await RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
+                "ping", "--transport", "tcp", "--size", "1KB", "--count", "500", "--warmup", "50", "--placement", "same-core", "--json", json);
             Assert.True(exit == 0, stderr);
             Assert.Contains("p99.9", stdout);
             Assert.Contains("placement same-core", stdout);
@@ -73,10 +102,48 @@ public class CliTests
             Assert.True(root.GetProperty("p50_us").GetDouble() <= root.GetProperty("p99_us").GetDouble());
             Assert.True(root.GetProperty("rps").GetDouble() > 0);
             Assert.StartsWith("same-core", root.GetProperty("placement").GetString());
+
+            // The run folder: named on stderr, one case in its results.json.
+            string folder = Assert.Single(Directory.GetDirectories(results));
+            Assert.Matches(@"^\d{8}-\d{6}-ping$", Path.GetFileName(folder));
+            Assert.Contains($"results: {folder}", stderr);
+            var run = IpcBench.Reporting.ResultsFile.Read(folder);
+            var single = Assert.Single(run.Cases);
+            Assert.Equal(("tcp", "io=sync", 1024, 500L), (single.Transport, single.Options, single.Size, single.Count));
+            Assert.Equal(500, single.SamplesUs.Count);
+            foreach (string file in new[] { "summary.md", "summary.csv", "env.md", "latency-by-size.svg", "percentiles.svg" })
+            {
+                Assert.True(File.Exists(Path.Combine(folder, file)), $"missing {file}");
+            }
         }
         finally
         {
             File.Delete(json);
+            if (Directory.Exists(results))
+            {
+                Directory.Delete(results, recursive: true);
+            }
+        }
+    }
+
+    [Fact]
+    public async Task Ping_with_no_results_writes_no_run_folder()
+    {
+        string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
+        try
+        {
+            var (exit, _, stderr) = await RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
+                "ping", "--transport", "tcp", "--count", "200", "--warmup", "10", "--no-results");
+            Assert.True(exit == 0, stderr);
+            Assert.False(Directory.Exists(results), "a run folder was written despite --no-results");
+            Assert.DoesNotContain("results:", stderr);
+        }
+        finally
+        {
+            if (Directory.Exists(results))
+            {
+                Directory.Delete(results, recursive: true);
+            }
         }
     }
 

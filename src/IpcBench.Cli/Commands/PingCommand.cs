@@ -14,7 +14,7 @@ internal static class PingCommand
     public const string Help = """
         Usage: ipcbench ping --transport NAME [--server URI] [--size BYTES] [--count N] [--warmup N]
                              [--placement none|same-core|cross-core] [--io sync|async] [--wait spin|hybrid|block]
-                             [--timeout DURATION] [--gap DURATION] [--json FILE]
+                             [--timeout DURATION] [--gap DURATION] [--json FILE] [--results DIR | --no-results]
 
         Sends requests one at a time and times every round trip; every reply's length and
         content are checked. Without --server, starts 'ipcbench serve' as a child process and
@@ -33,6 +33,12 @@ internal static class PingCommand
           --gap DURATION      pause after each reply, e.g. 1ms: sparse traffic, where waiting costs show
                               in the CPU figures (requests/s then counts the pauses too)
           --json FILE         also write the result as one JSON object to FILE
+          --results DIR       where the run folder goes (default: IPCBENCH_RESULTS, else results/ at the
+                              repository root, else ./results); its path is printed on stderr
+          --no-results        write no run folder
+
+        Each run writes a folder DIR/<yyyyMMdd-HHmmss>-ping/ with results.json, summary.md,
+        summary.csv, env.md and two SVG charts; see 'ipcbench report' and 'ipcbench compare'.
 
         Exit codes: 0 success; 1 the run failed (server unreachable or died, bad reply);
         2 bad options; 3 the transport or size does not run here.
@@ -40,7 +46,12 @@ internal static class PingCommand
 
     public static async Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken ct)
     {
-        var a = Arguments.Parse(args, ["transport", "server", "size", "count", "warmup", "placement", "io", "wait", "timeout", "gap", "json"], []);
+        var started = DateTimeOffset.UtcNow;
+        var a = Arguments.Parse(args, ["transport", "server", "size", "count", "warmup", "placement", "io", "wait", "timeout", "gap", "json", "results"], ["no-results"]);
+        if (a.Has("results") && a.Has("no-results"))
+        {
+            throw new UsageException("--results and --no-results exclude each other");
+        }
         var transport = TransportRegistry.Get(a.Require("transport"));
         int size = a.GetSize("size", 1, LengthPrefixLimit);
         int count = a.GetInt("count", 10_000, 1, 100_000_000);
@@ -101,6 +112,12 @@ internal static class PingCommand
         if (a.Get("json") is { } jsonPath)
         {
             await File.WriteAllTextAsync(jsonPath, report.ToJson() + Environment.NewLine, ct);
+        }
+        if (!a.Has("no-results"))
+        {
+            string folder = PingResults.Write(new PingResults.Run(args, started, transport, address, remote, size, count, warmup, gap,
+                placement, report.Placement, result), a.Get("results"));
+            Console.Error.WriteLine($"results: {folder}");
         }
         return 0;
     }

@@ -17,6 +17,12 @@ public sealed record LoopOptions(int Size, int Count, int Warmup, bool TolerateL
 public sealed record LoopResult(LatencySummary Latency, long Errors, Cost Cost, double? ServerCpuUsPerOp)
 {
     public double RequestsPerSecond => Latency.Count / Cost.Elapsed.TotalSeconds;
+
+    /// <summary>The latency curve over every measured request (<see cref="LatencyRecorder.Curve"/>).</summary>
+    public IReadOnlyList<PercentilePoint> Curve { get; init; } = [];
+
+    /// <summary>A fixed-seed random subsample of the measured requests' latencies in microseconds (<see cref="LatencyRecorder.Sample"/>).</summary>
+    public IReadOnlyList<double> SamplesUs { get; init; } = [];
 }
 
 /// <summary>A reply that is not the echo of its request: the measurement is invalid.</summary>
@@ -73,7 +79,11 @@ public static class ClosedLoop
         var cost = meter.Stop(options.Count);
         var serverAfter = await ServerStats.QueryAsync(connection, ct).ConfigureAwait(false);
         double? serverCpu = serverBefore is { } b && serverAfter is { } a ? a.CpuUsPerRequestSince(b) : null;
-        return new LoopResult(recorder.Summarize(), errors, cost, serverCpu);
+        return new LoopResult(recorder.Summarize(), errors, cost, serverCpu)
+        {
+            Curve = recorder.Curve(),
+            SamplesUs = recorder.Sample(),
+        };
     }
 
     /// <summary>One request and its checked reply, on buffers allocated once.</summary>

@@ -47,7 +47,55 @@ public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
     }
 
     public LatencySummary Summarize() => LatencySummary.FromTicks(_ticks.AsSpan(0, _count));
+
+    /// <summary>The percentiles a latency curve is drawn through: the body, then ever finer steps into the tail.</summary>
+    public static IReadOnlyList<double> CurvePercentiles { get; } = [0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100];
+
+    /// <summary>How many samples <see cref="Sample"/> returns by default: enough for a rank test, small enough to store per case.</summary>
+    public const int DefaultSampleSize = 2000;
+
+    /// <summary>The seed of <see cref="Sample"/>: a fixed one, so that the same samples give the same subsample.</summary>
+    public const int SampleSeed = 20261122;
+
+    /// <summary>The kept samples at each of <see cref="CurvePercentiles"/> (nearest rank), in microseconds; empty when nothing was recorded.</summary>
+    public PercentilePoint[] Curve()
+    {
+        if (_count == 0)
+        {
+            return [];
+        }
+        long[] sorted = _ticks.AsSpan(0, _count).ToArray();
+        Array.Sort(sorted);
+        return CurvePercentiles.Select(p => new PercentilePoint(p, LatencySummary.ToUs(LatencySummary.Percentile(sorted, p)))).ToArray();
+    }
+
+    /// <summary>
+    /// A uniform random subsample, without replacement, of up to <paramref name="maxCount"/> kept
+    /// samples in microseconds, in the order they were kept: what a statistical test between two
+    /// runs needs, at a size a results file can hold. All of them when there are no more than that.
+    /// </summary>
+    public double[] Sample(int maxCount = DefaultSampleSize, int seed = SampleSeed)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(maxCount);
+        int wanted = Math.Min(maxCount, _count);
+        var sample = new double[wanted];
+        // Selection sampling (Knuth's algorithm S): each sample is taken with probability
+        // (still wanted) / (still left), which gives every subset of that size the same chance.
+        var random = new Random(seed);
+        int taken = 0;
+        for (int i = 0; i < _count && taken < wanted; i++)
+        {
+            if (random.Next(_count - i) < wanted - taken)
+            {
+                sample[taken++] = LatencySummary.ToUs(_ticks[i]);
+            }
+        }
+        return sample;
+    }
 }
+
+/// <summary>One point of a latency curve: the <paramref name="P"/>th percentile (0 to 100) is <paramref name="Us"/> microseconds.</summary>
+public readonly record struct PercentilePoint(double P, double Us);
 
 /// <summary>Latency percentiles of a set of requests, in microseconds.</summary>
 public sealed record LatencySummary(int Count, double MinUs, double P50Us, double P90Us, double P99Us, double P999Us, double MaxUs, double MeanUs)

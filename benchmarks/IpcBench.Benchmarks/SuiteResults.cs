@@ -1,0 +1,122 @@
+using BenchmarkDotNet.Reports;
+using IpcBench.Core.Hosting;
+using IpcBench.Reporting;
+
+namespace IpcBench.Benchmarks;
+
+/// <summary>
+/// The suite's run as IpcBench results: one case per benchmark case, its latency figures, curve and
+/// samples from the case's sidecar file, its requests/s and allocations from BenchmarkDotNet.
+/// Written into the run's artifacts folder beside BenchmarkDotNet's own reports.
+/// </summary>
+public static class SuiteResults
+{
+    public const string Kind = "bench";
+
+    /// <summary>The cases that will not run here, with the reason: transports that do not run on this OS, sizes a transport cannot carry.</summary>
+    public static IReadOnlyList<SkippedCase> Skipped()
+    {
+        var skipped = new List<SkippedCase>();
+        foreach (string entry in SuiteSettings.RequestedTransports)
+        {
+            var t = SuiteSettings.Resolve(entry);
+            string options = CaseOptionsOf(entry);
+            if (t.UnsupportedReason is { } why)
+            {
+                skipped.Add(new SkippedCase(t.Name, options, null, why));
+                continue;
+            }
+            foreach (int size in SuiteSettings.Sizes)
+            {
+                if (t.Capabilities.RejectSize(size) is { } tooLarge)
+                {
+                    skipped.Add(new SkippedCase(t.Name, options, size, tooLarge));
+                }
+            }
+        }
+        return skipped;
+    }
+
+    public static RunResults Build(string id, DateTimeOffset started, IReadOnlyList<string> args, IEnumerable<Summary> summaries)
+    {
+        var cases = new List<CaseResult>();
+        var skipped = Skipped().ToList();
+        foreach (var report in summaries.SelectMany(s => s.Reports))
+        {
+            var c = report.BenchmarkCase;
+            if (c.Parameters["Transport"] is not string entry || c.Parameters["Size"] is not int size)
+            {
+                continue;
+            }
+            string transport = SuiteSettings.Resolve(entry).Name;
+            string options = CaseOptionsOf(entry);
+            var sidecar = LatencySidecar.Read(entry, size);
+            if (!report.Success || report.ResultStatistics is not { Mean: > 0 } stats || sidecar is null)
+            {
+                skipped.Add(new SkippedCase(transport, options, size, "the benchmark failed or left no measurements: see the run's .log"));
+                continue;
+            }
+            cases.Add(new CaseResult
+            {
+                Transport = transport,
+                Options = options,
+                Size = size,
+                Placement = SuiteSettings.Placement.Name(),
+                Count = sidecar.Latency.Count,
+                Errors = sidecar.LostReplies,
+                LatencyUs = Figures.Latency(sidecar.Latency),
+                RequestsPerSecond = Figures.PerSecond(1e9 / stats.Mean), // one round trip per operation, Mean in ns
+                ClientCpuUsPerOp = Figures.Us(sidecar.ClientCpuUsPerOp),
+                ServerCpuUsPerOp = sidecar.ServerCpuUsPerOp is double s ? Figures.Us(s) : null,
+                AllocatedBytesPerOp = Figures.Bytes(report.GcStats.GetBytesAllocatedPerOperation(c)),
+                PercentilesUs = Figures.Curve(sidecar.Curve ?? []),
+                SamplesUs = Figures.Samples(sidecar.SamplesUs ?? []),
+            });
+        }
+        return new RunResults
+        {
+            Schema = RunResults.CurrentSchema,
+            Id = id,
+            Kind = Kind,
+            StartedAt = started,
+            GitCommit = GitCommit.Current(),
+            CommandLine = CommandLineText.Join("IpcBench.Benchmarks", args),
+            Environment = EnvironmentProbe.Describe(SuiteSettings.Placement.Describe(), Options(args)),
+            Cases = cases,
+            Skipped = skipped,
+        };
+    }
+
+    /// <summary>Every setting that shaped the run: the suite's variables and BenchmarkDotNet's command line.</summary>
+    private static Dictionary<string, string> Options(IReadOnlyList<string> args) => new()
+    {
+        [SuiteSettings.TransportsVariable] = Environment.GetEnvironmentVariable(SuiteSettings.TransportsVariable) is { Length: > 0 } t
+            ? t : "(all registered) " + string.Join(",", SuiteSettings.RequestedTransports),
+        [SuiteSettings.SizesVariable] = string.Join(",", SuiteSettings.Sizes),
+        [SuiteSettings.PlacementVariable] = SuiteSettings.Placement.Name(),
+        [SuiteSettings.IoVariable] = SuiteSettings.Io,
+        ["job"] = Job(args),
+        ["arguments"] = string.Join(' ', args.Select(CommandLineText.Quote)),
+    };
+
+    /// <summary>The job the command line names (--job short, -j dry, --job=medium), else the suite's default.</summary>
+    private static string Job(IReadOnlyList<string> args)
+    {
+        for (int i = 0; i < args.Count; i++)
+        {
+            if (args[i] is "--job" or "-j" && i + 1 < args.Count)
+            {
+                return args[i + 1];
+            }
+            if (args[i].StartsWith("--job=", StringComparison.Ordinal))
+            {
+                return args[i]["--job=".Length..];
+            }
+        }
+        return SuiteConfig.DefaultJobDescription;
+    }
+
+    /// <summary>A suite entry's case options: its own ("mmf?wait=spin") and the suite's I/O mode.</summary>
+    public static string CaseOptionsOf(string entry) =>
+        CaseOptions.ForCase(SuiteSettings.EntryOptions(entry) + "&io=" + SuiteSettings.Io);
+}

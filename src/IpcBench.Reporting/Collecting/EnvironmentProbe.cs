@@ -1,0 +1,109 @@
+using System.Runtime.InteropServices;
+
+namespace IpcBench.Reporting;
+
+/// <summary>
+/// What the machine is, read where Linux keeps it. Anything that cannot be read is null (or
+/// "unknown"), never a guess: a report is quoted later, far from the machine.
+/// </summary>
+public static class EnvironmentProbe
+{
+    public static RunEnvironment Describe(string placement, IReadOnlyDictionary<string, string> options)
+    {
+        var (isolation, evidence) = Isolation();
+        return new RunEnvironment
+        {
+            Os = RuntimeInformation.OSDescription.Trim(),
+            Kernel = Kernel(),
+            CpuModel = CpuModel(),
+            LogicalCpus = Environment.ProcessorCount,
+            Runtime = RuntimeInformation.FrameworkDescription,
+            Clocksource = FirstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
+            Isolation = isolation,
+            IsolationEvidence = evidence,
+            Placement = placement,
+            Options = new SortedDictionary<string, string>(options.ToDictionary(), StringComparer.Ordinal),
+        };
+    }
+
+    public static string? Kernel() =>
+        FirstLine("/proc/sys/kernel/osrelease") ?? (OperatingSystem.IsWindows() ? null : Tool.Output("uname", "-r"));
+
+    public static string? CpuModel()
+    {
+        string? text = ReadText("/proc/cpuinfo");
+        if (text is null)
+        {
+            return null;
+        }
+        foreach (string line in text.Split('\n'))
+        {
+            int colon = line.IndexOf(':');
+            if (colon > 0 && line[..colon].Trim() == "model name")
+            {
+                string model = line[(colon + 1)..].Trim();
+                return model.Length > 0 ? model : null;
+            }
+        }
+        return null;
+    }
+
+    /// <summary>
+    /// "container" when the usual marks of one are there (/.dockerenv; docker, containerd or
+    /// kubepods in /proc/1/cgroup); "namespace" when this process's network namespace is not
+    /// init's; "unknown" when that cannot be read (it takes root); else "bare".
+    /// </summary>
+    public static (string Isolation, string Evidence) Isolation()
+    {
+        if (File.Exists("/.dockerenv"))
+        {
+            return ("container", "/.dockerenv exists");
+        }
+        if (ReadText("/proc/1/cgroup") is { } cgroup)
+        {
+            foreach (string mark in new[] { "docker", "containerd", "kubepods" })
+            {
+                if (cgroup.Contains(mark, StringComparison.Ordinal))
+                {
+                    return ("container", $"/proc/1/cgroup mentions {mark}");
+                }
+            }
+        }
+        string? self = LinkTarget("/proc/self/ns/net");
+        string? init = LinkTarget("/proc/1/ns/net");
+        if (self is null || init is null)
+        {
+            return ("unknown", "no container marks; /proc/1/ns/net is not readable");
+        }
+        return self == init
+            ? ("bare", $"no container marks; network namespace {self} is init's")
+            : ("namespace", $"network namespace {self}, init's is {init}");
+    }
+
+    private static string? LinkTarget(string path)
+    {
+        try
+        {
+            return new FileInfo(path).LinkTarget;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    private static string? FirstLine(string path) =>
+        ReadText(path)?.Split('\n')[0].Trim() is { Length: > 0 } line ? line : null;
+
+    private static string? ReadText(string path)
+    {
+        try
+        {
+            return File.Exists(path) ? File.ReadAllText(path) : null;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,87 @@
+using IpcBench.Reporting.Statistics;
+
+namespace IpcBench.Reporting.Comparison;
+
+public enum Verdict
+{
+    Same,
+    Faster,
+    Slower,
+}
+
+/// <summary>One case measured in both runs.</summary>
+/// <param name="P50Change">(current - baseline) / baseline of the median; positive is slower.</param>
+/// <param name="P99Change">The same for p99.</param>
+/// <param name="RequestsPerSecondChange">The same for requests/s; positive is faster.</param>
+/// <param name="PValue">Two-sided Mann-Whitney U p-value of the two runs' per-request samples.</param>
+public sealed record CaseComparison(
+    CaseResult Baseline, CaseResult Current, double P50Change, double P99Change, double RequestsPerSecondChange, double PValue, Verdict Verdict);
+
+/// <summary>No comparison can be made: the runs share no case.</summary>
+public sealed class IncomparableRunsException(string message) : Exception(message);
+
+/// <summary>
+/// Two runs, case by case (matched by transport, options and size). A case is slower only when
+/// both hold: its median got worse by more than the threshold, and a Mann-Whitney U test on the
+/// two runs' per-request samples says the difference is no accident (p &lt; alpha). The first
+/// alone flags noise on a busy machine; the second alone flags differences too small to matter.
+/// </summary>
+public sealed record RunComparison(
+    RunResults Baseline, RunResults Current, double Threshold, double Alpha,
+    IReadOnlyList<CaseComparison> Cases, IReadOnlyList<CaseResult> Added, IReadOnlyList<CaseResult> Removed)
+{
+    public const double DefaultAlpha = 0.01;
+
+    public bool AnySlower => Cases.Any(c => c.Verdict == Verdict.Slower);
+
+    /// <param name="threshold">The relative change of the median that matters, e.g. 0.10 for 10%.</param>
+    /// <exception cref="IncomparableRunsException">The runs have no case in common.</exception>
+    public static RunComparison Compare(RunResults baseline, RunResults current, double threshold, double alpha = DefaultAlpha)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(threshold);
+        var before = Index(baseline);
+        var after = Index(current);
+        var matched = after.Where(kv => before.ContainsKey(kv.Key))
+            .Select(kv => Case(before[kv.Key], kv.Value, threshold, alpha)).ToList();
+        if (matched.Count == 0)
+        {
+            throw new IncomparableRunsException(
+                $"the runs have no case in common ({baseline.Id}: {Describe(before.Keys)}; {current.Id}: {Describe(after.Keys)})");
+        }
+        return new RunComparison(baseline, current, threshold, alpha, matched,
+            after.Where(kv => !before.ContainsKey(kv.Key)).Select(kv => kv.Value).ToList(),
+            before.Where(kv => !after.ContainsKey(kv.Key)).Select(kv => kv.Value).ToList());
+    }
+
+    private static CaseComparison Case(CaseResult b, CaseResult c, double threshold, double alpha)
+    {
+        double p50 = Change(b.LatencyUs.P50, c.LatencyUs.P50);
+        double p = MannWhitney.Test(b.SamplesUs, c.SamplesUs).P;
+        var verdict = p >= alpha ? Verdict.Same
+            : p50 > threshold ? Verdict.Slower
+            : p50 < -threshold ? Verdict.Faster
+            : Verdict.Same;
+        return new CaseComparison(b, c, p50, Change(b.LatencyUs.P99, c.LatencyUs.P99),
+            Change(b.RequestsPerSecond, c.RequestsPerSecond), p, verdict);
+    }
+
+    private static double Change(double baseline, double current) =>
+        baseline > 0 ? (current - baseline) / baseline : current == baseline ? 0 : double.PositiveInfinity;
+
+    /// <summary>Cases by their identity; options in one spelling so that "wait=spin&amp;io=sync" matches "io=sync&amp;wait=spin".</summary>
+    private static Dictionary<(string Transport, string Options, int Size), CaseResult> Index(RunResults run)
+    {
+        var index = new Dictionary<(string, string, int), CaseResult>();
+        foreach (var c in run.Cases)
+        {
+            index.TryAdd((c.Transport, CaseOptions.Normalize(c.Options), c.Size), c);
+        }
+        return index;
+    }
+
+    private static string Describe(IEnumerable<(string Transport, string Options, int Size)> keys)
+    {
+        var list = keys.Select(k => $"{k.Transport}{(k.Options.Length > 0 ? "?" + k.Options : "")} {Units.Size(k.Size)}").ToList();
+        return list.Count == 0 ? "no cases" : string.Join(", ", list.Take(6)) + (list.Count > 6 ? ", ..." : "");
+    }
+}

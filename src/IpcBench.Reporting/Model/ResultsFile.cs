@@ -1,0 +1,148 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using IpcBench.Core.Measurement;
+
+namespace IpcBench.Reporting;
+
+/// <summary>Reads and writes results.json: System.Text.Json, snake_case names, nulls written out.</summary>
+public static class ResultsFile
+{
+    public const string FileName = "results.json";
+
+    private static readonly JsonSerializerOptions Options = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        WriteIndented = true,
+        IndentSize = 2,
+        RespectNullableAnnotations = true,
+        RespectRequiredConstructorParameters = true,
+        Converters = { new CompactCurveConverter(), new CompactSamplesConverter() },
+    };
+
+    public static string Serialize(RunResults run) => JsonSerializer.Serialize(run, Options) + "\n";
+
+    public static void Write(string folder, RunResults run) =>
+        File.WriteAllText(Path.Combine(folder, FileName), Serialize(run));
+
+    /// <summary>The results in <paramref name="path"/>: a run folder or a results.json file.</summary>
+    /// <exception cref="ResultsFormatException">Missing, unreadable, malformed, or another schema.</exception>
+    public static RunResults Read(string path)
+    {
+        string file = Directory.Exists(path) ? Path.Combine(path, FileName) : path;
+        if (!File.Exists(file))
+        {
+            throw new ResultsFormatException(Directory.Exists(path) ? $"{path} has no {FileName}" : $"{path} does not exist");
+        }
+        string text;
+        try
+        {
+            text = File.ReadAllText(file);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new ResultsFormatException($"{file}: cannot read it: {e.Message}", e);
+        }
+        return Parse(text, file);
+    }
+
+    public static RunResults Parse(string json, string where = FileName)
+    {
+        try
+        {
+            // The schema first, so that a newer file is named as such instead of failing on a field.
+            using (var doc = JsonDocument.Parse(json))
+            {
+                if (doc.RootElement.ValueKind != JsonValueKind.Object
+                    || !doc.RootElement.TryGetProperty("schema", out var schema) || schema.ValueKind != JsonValueKind.String)
+                {
+                    throw new ResultsFormatException($"{where}: not IpcBench results (no \"schema\")");
+                }
+                if (schema.GetString() != RunResults.CurrentSchema)
+                {
+                    throw new ResultsFormatException(
+                        $"{where}: schema \"{schema.GetString()}\" is not \"{RunResults.CurrentSchema}\", the one this ipcbench reads");
+                }
+            }
+            var run = JsonSerializer.Deserialize<RunResults>(json, Options)
+                ?? throw new ResultsFormatException($"{where}: empty");
+            Check(run, where);
+            return run;
+        }
+        catch (JsonException e)
+        {
+            throw new ResultsFormatException($"{where}: malformed: {OneLine(e.Message)}", e);
+        }
+    }
+
+    private static void Check(RunResults run, string where)
+    {
+        foreach (var c in run.Cases)
+        {
+            if (string.IsNullOrWhiteSpace(c.Transport) || c.Size < 0 || c.Count < 0)
+            {
+                throw new ResultsFormatException($"{where}: a case has no transport, or a negative size or count");
+            }
+        }
+    }
+
+    private static string OneLine(string text) => text.ReplaceLineEndings(" ");
+
+    /// <summary>The latency curve on one line: ten points are read together, not one per line.</summary>
+    private sealed class CompactCurveConverter : JsonConverter<IReadOnlyList<PercentilePoint>>
+    {
+        public override IReadOnlyList<PercentilePoint> Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+        {
+            var points = new List<PercentilePoint>();
+            Expect(ref reader, JsonTokenType.StartArray);
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                using var point = JsonDocument.ParseValue(ref reader);
+                if (point.RootElement.ValueKind != JsonValueKind.Object
+                    || !point.RootElement.TryGetProperty("p", out var p) || !point.RootElement.TryGetProperty("us", out var us)
+                    || p.ValueKind != JsonValueKind.Number || us.ValueKind != JsonValueKind.Number)
+                {
+                    throw new JsonException("a percentile point must be {\"p\": number, \"us\": number}");
+                }
+                points.Add(new PercentilePoint(p.GetDouble(), us.GetDouble()));
+            }
+            return points;
+        }
+
+        public override void Write(Utf8JsonWriter writer, IReadOnlyList<PercentilePoint> value, JsonSerializerOptions options) =>
+            writer.WriteRawValue("[" + string.Join(", ", value.Select(p => $"{{\"p\": {Number(p.P)}, \"us\": {Number(p.Us)}}}")) + "]");
+    }
+
+    /// <summary>The samples on one line: 2,000 numbers would otherwise be 2,000 lines.</summary>
+    private sealed class CompactSamplesConverter : JsonConverter<IReadOnlyList<double>>
+    {
+        public override IReadOnlyList<double> Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+        {
+            var values = new List<double>();
+            Expect(ref reader, JsonTokenType.StartArray);
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                if (reader.TokenType != JsonTokenType.Number)
+                {
+                    throw new JsonException("samples must be numbers");
+                }
+                values.Add(reader.GetDouble());
+            }
+            return values;
+        }
+
+        public override void Write(Utf8JsonWriter writer, IReadOnlyList<double> value, JsonSerializerOptions options) =>
+            writer.WriteRawValue("[" + string.Join(",", value.Select(Number)) + "]");
+    }
+
+    private static void Expect(ref Utf8JsonReader reader, JsonTokenType type)
+    {
+        if (reader.TokenType != type)
+        {
+            throw new JsonException($"expected {type}, found {reader.TokenType}");
+        }
+    }
+
+    private static string Number(double value) =>
+        double.IsFinite(value) ? value.ToString("R", CultureInfo.InvariantCulture) : throw new JsonException($"{value} is not a number JSON can hold");
+}

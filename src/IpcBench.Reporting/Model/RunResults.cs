@@ -1,0 +1,111 @@
+namespace IpcBench.Reporting;
+
+/// <summary>
+/// One run of <c>ipcbench ping</c> or of the benchmark suite, as results.json holds it: what ran,
+/// where, and every case's figures. The format is documented in docs/reports.md; a change that an
+/// older reader would misread gets a new <see cref="Schema"/> version.
+/// </summary>
+public sealed record RunResults
+{
+    public const string CurrentSchema = "ipcbench-results/1";
+
+    public required string Schema { get; init; }
+
+    /// <summary>The UTC start time and the kind, e.g. "20261122-005250-bench".</summary>
+    public required string Id { get; init; }
+
+    /// <summary>"ping" or "bench".</summary>
+    public required string Kind { get; init; }
+
+    public required DateTimeOffset StartedAt { get; init; }
+
+    /// <summary>The commit checked out where the run started (null: not in a git work tree, or no git).</summary>
+    public string? GitCommit { get; init; }
+
+    public required string CommandLine { get; init; }
+
+    public required RunEnvironment Environment { get; init; }
+
+    public required IReadOnlyList<CaseResult> Cases { get; init; }
+
+    /// <summary>Cases that were asked for and could not run here, with the reason.</summary>
+    public required IReadOnlyList<SkippedCase> Skipped { get; init; }
+}
+
+/// <summary>The machine and the settings of a run: what a figure cannot be quoted without.</summary>
+public sealed record RunEnvironment
+{
+    /// <summary>The OS as .NET describes it, e.g. "Debian GNU/Linux 12 (bookworm)".</summary>
+    public required string Os { get; init; }
+
+    public string? Kernel { get; init; }
+
+    public string? CpuModel { get; init; }
+
+    public required int LogicalCpus { get; init; }
+
+    /// <summary>The .NET runtime, e.g. ".NET 10.0.12".</summary>
+    public required string Runtime { get; init; }
+
+    /// <summary>The kernel's clock source (tsc, kvm-clock, hpet ...): a slow one adds to every timing.</summary>
+    public string? Clocksource { get; init; }
+
+    /// <summary>"container", "namespace", "bare" or "unknown".</summary>
+    public required string Isolation { get; init; }
+
+    /// <summary>What <see cref="Isolation"/> was concluded from.</summary>
+    public string? IsolationEvidence { get; init; }
+
+    /// <summary>Where client and server ran, e.g. "same-core (client cpu 0, server cpu 0)".</summary>
+    public required string Placement { get; init; }
+
+    /// <summary>Every option that shaped the run, by name.</summary>
+    public required IReadOnlyDictionary<string, string> Options { get; init; }
+}
+
+/// <summary>One transport, with its options, at one payload size.</summary>
+public sealed record CaseResult
+{
+    public required string Transport { get; init; }
+
+    /// <summary>Address options as a query string, keys sorted: "io=sync&amp;wait=spin".</summary>
+    public required string Options { get; init; }
+
+    /// <summary>Request (and echo reply) payload in bytes.</summary>
+    public required int Size { get; init; }
+
+    /// <summary>"none", "same-core" or "cross-core".</summary>
+    public required string Placement { get; init; }
+
+    /// <summary>The requests the latency figures are over.</summary>
+    public required long Count { get; init; }
+
+    /// <summary>Requests that got no reply in time.</summary>
+    public required long Errors { get; init; }
+
+    public required LatencyFigures LatencyUs { get; init; }
+
+    /// <summary>Round trips per second with one request in flight.</summary>
+    public required double RequestsPerSecond { get; init; }
+
+    /// <summary>The client process's CPU time per request, user + system, every thread.</summary>
+    public required double ClientCpuUsPerOp { get; init; }
+
+    /// <summary>The server process's, as the server reported it (null: it did not).</summary>
+    public double? ServerCpuUsPerOp { get; init; }
+
+    /// <summary>Managed bytes the client allocated per request (null: not measured).</summary>
+    public double? AllocatedBytesPerOp { get; init; }
+
+    /// <summary>The latency curve: percentiles 0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99 and 100.</summary>
+    public required IReadOnlyList<Core.Measurement.PercentilePoint> PercentilesUs { get; init; }
+
+    /// <summary>A uniform random subsample (fixed seed) of up to 2,000 per-request latencies, for statistical tests.</summary>
+    public required IReadOnlyList<double> SamplesUs { get; init; }
+}
+
+/// <summary>Per-request round-trip latency in microseconds; percentiles are nearest-rank over requests.</summary>
+public sealed record LatencyFigures(double Min, double P50, double P90, double P99, double P999, double Max, double Mean);
+
+/// <param name="Size">The payload size, or null when no size of this transport ran.</param>
+public sealed record SkippedCase(string Transport, string Options, int? Size, string Reason);

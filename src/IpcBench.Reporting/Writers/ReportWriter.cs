@@ -1,0 +1,33 @@
+using IpcBench.Reporting.Charts;
+
+namespace IpcBench.Reporting;
+
+/// <summary>Everything a run folder holds about a run, written from its <see cref="RunResults"/>.</summary>
+public static class ReportWriter
+{
+    /// <summary>Writes results.json and every report made from it.</summary>
+    public static IReadOnlyList<string> WriteAll(string folder, RunResults run)
+    {
+        Directory.CreateDirectory(folder);
+        ResultsFile.Write(folder, run);
+        return WriteReports(folder, run).Prepend(Path.Combine(folder, ResultsFile.FileName)).ToList();
+    }
+
+    /// <summary>Writes summary.md, summary.csv, env.md and the charts (not results.json, their source).</summary>
+    public static IReadOnlyList<string> WriteReports(string folder, RunResults run)
+    {
+        var written = new List<string>();
+        void Write(string name, string text)
+        {
+            string path = Path.Combine(folder, name);
+            File.WriteAllText(path, text);
+            written.Add(path);
+        }
+        Write(SummaryMarkdown.FileName, SummaryMarkdown.Render(run));
+        Write(SummaryCsv.FileName, SummaryCsv.Render(run));
+        Write(EnvironmentMarkdown.FileName, EnvironmentMarkdown.Render(run));
+        Write(LatencyBySizeChart.FileName, LatencyBySizeChart.Render(run));
+        Write(PercentileChart.FileName, PercentileChart.Render(run));
+        return written;
+    }
+}

@@ -1,0 +1,41 @@
+using System.Globalization;
+
+namespace IpcBench.Reporting;
+
+/// <summary>How reports print figures: invariant culture, units people use, "-" for a figure that was not measured.</summary>
+public static class Units
+{
+    public const string Missing = "-";
+
+    /// <summary>Payload sizes in binary units, as the CLI takes them: 1 B, 1 KB (1,024 B), 100 KB.</summary>
+    public static string Size(int bytes) => bytes switch
+    {
+        >= 1024 * 1024 when bytes % (1024 * 1024) == 0 => $"{bytes / (1024 * 1024)} MB",
+        >= 1024 when bytes % 1024 == 0 => $"{bytes / 1024} KB",
+        _ => $"{bytes} B",
+    };
+
+    /// <summary>Microseconds: a decimal below 1,000 (where it is signal), none above.</summary>
+    public static string Us(double us) => us < 1000 ? F(us, "0.0") : F(us, "#,0");
+
+    public static string Us(double? us) => us is double v ? Us(v) : Missing;
+
+    public static string Rate(double perSecond) => F(perSecond, "#,0");
+
+    public static string Cpu(double? us) => us is double v ? F(v, "0.0") : Missing;
+
+    public static string Bytes(double? bytes) => bytes is double v ? F(v, "#,0.#") : Missing;
+
+    public static string Count(long n) => F(n, "#,0");
+
+    /// <summary>A relative change, signed: "+12.3%", "-4.0%".</summary>
+    public static string Change(double fraction) =>
+        double.IsFinite(fraction) ? (fraction >= 0 ? "+" : "") + F(fraction * 100, "0.0") + "%" : Missing;
+
+    public static string PValue(double p) => p < 0.001 ? "<0.001" : F(p, "0.000");
+
+    /// <summary>A plain number as results.json and CSV hold it (shortest round-trip form).</summary>
+    public static string Raw(double value) => value.ToString("R", CultureInfo.InvariantCulture);
+
+    private static string F(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+}

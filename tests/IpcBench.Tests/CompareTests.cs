@@ -1,0 +1,180 @@
+using IpcBench.Cli.Commands;
+using IpcBench.Reporting;
+using IpcBench.Reporting.Comparison;
+
+namespace IpcBench.Tests;
+
+/// <summary>Comparisons of made-up runs whose answer is known.</summary>
+public sealed class CompareTests : IDisposable
+{
+    private readonly string _dir = Path.Combine(Path.GetTempPath(), $"ipcbench-compare-{Guid.NewGuid():N}");
+
+    public CompareTests() => Directory.CreateDirectory(_dir);
+
+    public void Dispose() => Directory.Delete(_dir, recursive: true);
+
+    private static RunResults Run(string id, params CaseResult[] cases) => RunFixtures.With(id, cases);
+
+    private static CaseResult Tcp(IReadOnlyList<double> samples, int size = 1) => RunFixtures.FromSamples("tcp", size, samples);
+
+    private string Save(RunResults run)
+    {
+        string folder = Path.Combine(_dir, run.Id);
+        Directory.CreateDirectory(folder);
+        ResultsFile.Write(folder, run);
+        return folder;
+    }
+
+    [Fact]
+    public void A_2x_slowdown_is_slower_and_exits_1()
+    {
+        double[] before = RunFixtures.Latencies(15, seed: 1);
+        var baseline = Run("base", Tcp(before));
+        var current = Run("current", Tcp(before.Select(v => v * 2).ToArray()));
+
+        var c = Assert.Single(RunComparison.Compare(baseline, current, 0.10).Cases);
+        Assert.Equal(Verdict.Slower, c.Verdict);
+        Assert.Equal(1.0, c.P50Change, 6);
+        Assert.True(c.PValue < 1e-6, $"p = {c.PValue}");
+        Assert.Equal(1, CompareCommand.Run([Save(baseline), Save(current)]));
+    }
+
+    [Fact]
+    public void A_2x_speedup_is_faster_and_exits_0()
+    {
+        double[] before = RunFixtures.Latencies(30, seed: 2);
+        var cmp = RunComparison.Compare(Run("base", Tcp(before)), Run("current", Tcp(before.Select(v => v / 2).ToArray())), 0.10);
+        Assert.Equal(Verdict.Faster, Assert.Single(cmp.Cases).Verdict);
+        Assert.False(cmp.AnySlower);
+    }
+
+    [Fact]
+    public void Identical_samples_are_the_same()
+    {
+        double[] samples = RunFixtures.Latencies(15, seed: 3);
+        var baseline = Run("base", Tcp(samples));
+        var c = Assert.Single(RunComparison.Compare(baseline, baseline with { Id = "current" }, 0.10).Cases);
+        Assert.Equal(Verdict.Same, c.Verdict);
+        Assert.Equal(0, c.P50Change);
+        Assert.Equal(1, c.PValue, 9);
+        Assert.Equal(0, CompareCommand.Run([Save(baseline), Save(baseline with { Id = "current" })]));
+    }
+
+    [Fact]
+    public void Noisy_samples_with_the_same_median_are_the_same()
+    {
+        // Another draw with twice the spread: the tails differ a lot, the median not at all.
+        double[] before = RunFixtures.Latencies(20, seed: 4, spread: 0.1);
+        double[] after = RunFixtures.Latencies(20, seed: 5, spread: 0.2);
+        var c = Assert.Single(RunComparison.Compare(Run("base", Tcp(before)), Run("current", Tcp(after)), 0.10).Cases);
+        Assert.InRange(c.P50Change, -0.02, 0.02);
+        Assert.True(c.P99Change > 0.3, $"p99 change {c.P99Change}");
+        Assert.Equal(Verdict.Same, c.Verdict);
+    }
+
+    [Fact]
+    public void A_real_but_small_shift_is_the_same_under_the_threshold()
+    {
+        // 5% slower throughout: the test is sure (p tiny), but 5% is under the 10% that matters.
+        double[] before = RunFixtures.Latencies(15, seed: 6);
+        var c = Assert.Single(RunComparison.Compare(Run("base", Tcp(before)), Run("current", Tcp(before.Select(v => v * 1.05).ToArray())), 0.10).Cases);
+        Assert.True(c.PValue < 0.01, $"p = {c.PValue}");
+        Assert.Equal(Verdict.Same, c.Verdict);
+        Assert.Equal(Verdict.Slower, Assert.Single(RunComparison.Compare(Run("base", Tcp(before)),
+            Run("current", Tcp(before.Select(v => v * 1.05).ToArray())), 0.03).Cases).Verdict);
+    }
+
+    [Fact]
+    public void A_big_median_change_on_too_few_samples_is_the_same()
+    {
+        // +50% at p50, but three requests each way cannot reach p < 0.01.
+        var c = Assert.Single(RunComparison.Compare(Run("base", Tcp([10, 11, 12])), Run("current", Tcp([15, 16.5, 18])), 0.10).Cases);
+        Assert.True(c.P50Change > 0.4);
+        Assert.True(c.PValue >= 0.01, $"p = {c.PValue}");
+        Assert.Equal(Verdict.Same, c.Verdict);
+    }
+
+    [Fact]
+    public void Cases_in_one_run_only_are_added_or_removed_not_failures()
+    {
+        double[] s = RunFixtures.Latencies(15, seed: 7);
+        var baseline = Run("base", Tcp(s, 1), Tcp(s, 1024));
+        var current = Run("current", Tcp(s, 1), RunFixtures.FromSamples("uds", 1, s.Select(v => v * 3).ToArray()));
+        var cmp = RunComparison.Compare(baseline, current, 0.10);
+        Assert.Equal(1, Assert.Single(cmp.Cases).Current.Size);
+        Assert.Equal("uds", Assert.Single(cmp.Added).Transport);
+        Assert.Equal(1024, Assert.Single(cmp.Removed).Size);
+        string md = ComparisonMarkdown.Render(cmp);
+        Assert.Contains("- added (only in current): uds io=sync at 1 B", md);
+        Assert.Contains("- removed (only in base): tcp io=sync at 1 KB", md);
+        Assert.Contains("0 slower, 0 faster, 1 same; 1 added, 1 removed.", md);
+        Assert.Equal(0, CompareCommand.Run([Save(baseline), Save(current)]));
+    }
+
+    [Fact]
+    public void Options_match_in_any_order()
+    {
+        double[] s = RunFixtures.Latencies(2, seed: 8);
+        var a = RunFixtures.FromSamples("mmf", 1, s) with { Options = "io=sync&wait=spin" };
+        var b = a with { Options = "wait=spin&io=sync" };
+        Assert.Single(RunComparison.Compare(Run("base", a), Run("current", b), 0.10).Cases);
+    }
+
+    [Fact]
+    public void The_table_shows_both_runs_figures_and_the_verdict()
+    {
+        double[] before = RunFixtures.Latencies(15, seed: 9);
+        var cmp = RunComparison.Compare(Run("base", Tcp(before)), Run("current", Tcp(before.Select(v => v * 2).ToArray())), 0.15);
+        string md = ComparisonMarkdown.Render(cmp);
+        string row = Assert.Single(md.Split('\n'), l => l.StartsWith("| tcp |", StringComparison.Ordinal));
+        var cells = row.Trim('|').Split('|').Select(c => c.Trim()).ToArray();
+        Assert.Equal(["tcp", "1 B"], cells[..2]);
+        Assert.Equal("+100.0%", cells[4]);
+        Assert.Equal("-50.0%", cells[8]);
+        Assert.Equal("<0.001", cells[9]);
+        Assert.Equal("**slower**", cells[10]);
+        Assert.Contains("more than 15%", md);
+        Assert.Contains("1 slower, 0 faster, 0 same.", md);
+    }
+
+    [Fact]
+    public void Runs_on_different_placements_are_compared_with_a_note()
+    {
+        double[] s = RunFixtures.Latencies(15, seed: 10);
+        var baseline = Run("base", Tcp(s));
+        var current = Run("current", Tcp(s)) with { Environment = RunFixtures.Environment("none") };
+        string md = ComparisonMarkdown.Render(RunComparison.Compare(baseline, current, 0.10));
+        Assert.Contains("note: placement differs (baseline same-core (client cpu 0, server cpu 0), current none)", md);
+    }
+
+    [Fact]
+    public void Malformed_or_incompatible_inputs_exit_2()
+    {
+        double[] s = RunFixtures.Latencies(15, seed: 11);
+        string good = Save(Run("good", Tcp(s)));
+        string garbage = Path.Combine(_dir, "garbage.json");
+        File.WriteAllText(garbage, "{\"schema\": \"ipcbench-results/1\", \"cases\": [");
+        string newer = Path.Combine(_dir, "newer.json");
+        File.WriteAllText(newer, ResultsFile.Serialize(Run("newer", Tcp(s))).Replace("ipcbench-results/1", "ipcbench-results/2"));
+        string other = Save(Run("other", RunFixtures.FromSamples("uds", 1, s)));
+
+        Assert.Equal(2, CompareCommand.Run([good, garbage]));
+        Assert.Equal(2, CompareCommand.Run([newer, good]));
+        Assert.Equal(2, CompareCommand.Run([good, other])); // no case in common
+        Assert.Equal(2, CompareCommand.Run([good, Path.Combine(_dir, "missing")]));
+        Assert.Throws<IncomparableRunsException>(() => RunComparison.Compare(ResultsFile.Read(good), ResultsFile.Read(other), 0.1));
+    }
+
+    [Theory]
+    [InlineData("10%", 0.10)]
+    [InlineData("15", 0.15)]
+    [InlineData("7.5%", 0.075)]
+    public void Thresholds_are_percentages(string text, double expected) => Assert.Equal(expected, CompareCommand.ParseThreshold(text), 9);
+
+    [Theory]
+    [InlineData("0")]
+    [InlineData("-5%")]
+    [InlineData("ten")]
+    public void Bad_thresholds_are_usage_errors(string text) =>
+        Assert.Throws<IpcBench.Cli.UsageException>(() => CompareCommand.ParseThreshold(text));
+}
