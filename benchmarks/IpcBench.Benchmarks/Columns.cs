@@ -33,8 +33,7 @@ public sealed class SuiteColumn(string name, string legend, bool numeric, Func<S
         new(name, $"per-request round trip, {percentile} percentile, in microseconds (from every request's own timing)", true,
             (_, c) => Sidecar(c) is { } e ? Format(select(e.Latency), "0.0") : "-");
 
-    private static LatencySidecar.Entry? Sidecar(BenchmarkCase c) =>
-        LatencySidecar.Read((string)c.Parameters["Transport"], (int)c.Parameters["Size"]);
+    private static LatencySidecar.Entry? Sidecar(BenchmarkCase c) => LatencySidecar.Read(c);
 
     private static string Format(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 

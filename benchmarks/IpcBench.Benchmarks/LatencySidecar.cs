@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using BenchmarkDotNet.Running;
 using IpcBench.Core.Measurement;
 
 namespace IpcBench.Benchmarks;
@@ -20,26 +21,33 @@ public static class LatencySidecar
     public sealed record Entry(LatencySummary Latency, long LostReplies, double ClientCpuUsPerOp, double? ServerCpuUsPerOp,
         IReadOnlyList<PercentilePoint>? Curve = null, IReadOnlyList<double>? SamplesUs = null);
 
-    public static void Write(string transport, int size, Entry entry)
+    /// <summary>The scenario a case measures: "connect" (<see cref="ConnectBenchmark"/>) or "steady" (<see cref="RoundTripBenchmark"/>).</summary>
+    public static string ScenarioOf(BenchmarkCase c) => c.Descriptor.Type == typeof(ConnectBenchmark) ? ConnectBenchmark.Scenario : RoundTripBenchmark.Scenario;
+
+    public static void Write(string scenario, string transport, int size, Entry entry)
     {
         if (SuiteSettings.LatencyDirectory is not { } dir)
         {
             return; // run without the suite's host (e.g. from a test runner): nothing to report to
         }
         Directory.CreateDirectory(dir);
-        File.WriteAllText(PathFor(dir, transport, size), JsonSerializer.Serialize(entry));
+        File.WriteAllText(PathFor(dir, scenario, transport, size), JsonSerializer.Serialize(entry));
     }
 
-    public static Entry? Read(string transport, int size)
+    /// <summary>The entry a benchmark case left, or null if it left none.</summary>
+    public static Entry? Read(BenchmarkCase c)
     {
-        if (SuiteSettings.LatencyDirectory is not { } dir || !File.Exists(PathFor(dir, transport, size)))
+        if (SuiteSettings.LatencyDirectory is not { } dir
+            || c.Parameters["Transport"] is not string transport || c.Parameters["Size"] is not int size
+            || PathFor(dir, ScenarioOf(c), transport, size) is not { } path || !File.Exists(path))
         {
             return null;
         }
-        return JsonSerializer.Deserialize<Entry>(File.ReadAllText(PathFor(dir, transport, size)));
+        return JsonSerializer.Deserialize<Entry>(File.ReadAllText(path));
     }
 
     /// <summary>One file per case; the transport may carry options ("mmf?wait=spin"), kept readable in the name.</summary>
-    private static string PathFor(string dir, string transport, int size) =>
-        Path.Combine(dir, string.Create(CultureInfo.InvariantCulture, $"{transport.Replace('?', '_').Replace('&', '_').Replace('=', '-')}-{size}.json"));
+    private static string PathFor(string dir, string scenario, string transport, int size) =>
+        Path.Combine(dir, string.Create(CultureInfo.InvariantCulture,
+            $"{scenario}-{transport.Replace('?', '_').Replace('&', '_').Replace('=', '-')}-{size}.json"));
 }

@@ -14,6 +14,8 @@ namespace IpcBench.Benchmarks;
 /// </summary>
 public class RoundTripBenchmark
 {
+    public const string Scenario = "steady";
+
     /// <summary>How many of the latest round trips the percentiles are over (a ring of 8 MB).</summary>
     private const int KeptSamples = 1 << 20;
 
@@ -89,7 +91,7 @@ public class RoundTripBenchmark
                 : null;
             await _connection.DisposeAsync();
         }
-        LatencySidecar.Write(Transport, Size, new LatencySidecar.Entry(_recorder.Summarize(), LostReplies, clientCost.CpuUsPerOp, serverCpu,
+        LatencySidecar.Write(Scenario, Transport, Size, new LatencySidecar.Entry(_recorder.Summarize(), LostReplies, clientCost.CpuUsPerOp, serverCpu,
             _recorder.Curve(), _recorder.Sample()));
         if (_server is not null)
         {

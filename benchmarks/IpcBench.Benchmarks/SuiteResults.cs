@@ -49,8 +49,9 @@ public static class SuiteResults
                 continue;
             }
             string transport = SuiteSettings.Resolve(entry).Name;
-            string options = CaseOptionsOf(entry);
-            var sidecar = LatencySidecar.Read(entry, size);
+            bool connect = LatencySidecar.ScenarioOf(c) == ConnectBenchmark.Scenario;
+            string options = connect ? CaseOptions.Normalize(CaseOptionsOf(entry) + "&scenario=connect") : CaseOptionsOf(entry);
+            var sidecar = LatencySidecar.Read(c);
             if (!report.Success || report.ResultStatistics is not { Mean: > 0 } stats || sidecar is null)
             {
                 skipped.Add(new SkippedCase(transport, options, size, "the benchmark failed or left no measurements: see the run's .log"));
@@ -65,7 +66,7 @@ public static class SuiteResults
                 Count = sidecar.Latency.Count,
                 Errors = sidecar.LostReplies,
                 LatencyUs = Figures.Latency(sidecar.Latency),
-                RequestsPerSecond = Figures.PerSecond(1e9 / stats.Mean), // one round trip per operation, Mean in ns
+                RequestsPerSecond = Figures.PerSecond(1e9 / stats.Mean), // one round trip (or connect cycle) per operation, Mean in ns
                 ClientCpuUsPerOp = Figures.Us(sidecar.ClientCpuUsPerOp),
                 ServerCpuUsPerOp = sidecar.ServerCpuUsPerOp is double s ? Figures.Us(s) : null,
                 AllocatedBytesPerOp = Figures.Bytes(report.GcStats.GetBytesAllocatedPerOperation(c)),

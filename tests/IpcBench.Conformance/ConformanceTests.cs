@@ -65,6 +65,16 @@ public class ConformanceTests
     }
 
     [Theory]
+    [MemberData(nameof(TransportCases.AllVariants), MemberType = typeof(TransportCases))]
+    public async Task Connect_request_close_cycles_run_back_to_back(string transport, string variant)
+    {
+        await using var server = await TestServer.StartAsync(transport, variant);
+        var result = await ConnectLoop.RunAsync(server.Transport, server.ClientAddress(), new LoopOptions(Size: 100, Count: 8, Warmup: 2));
+        Assert.Equal(8, result.Latency.Count);
+        Assert.True(result.Latency.MinUs > 0);
+    }
+
+    [Theory]
     [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
     public async Task Connecting_to_nothing_fails_clearly_within_seconds(string transport)
     {

@@ -147,6 +147,27 @@ public class CliTests
         }
     }
 
+    [Fact]
+    public async Task Ping_times_whole_connect_cycles_in_the_connect_scenario()
+    {
+        string json = Path.Combine(Path.GetTempPath(), $"ipcbench-test-{Guid.NewGuid():N}.json");
+        try
+        {
+            var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--scenario", "connect", "--count", "50",
+                "--warmup", "5", "--json", json, "--no-results");
+            Assert.True(exit == 0, stderr);
+            Assert.Contains("connect + request + close cycles", stdout);
+            using var doc = JsonDocument.Parse(await File.ReadAllTextAsync(json));
+            Assert.Equal("connect", doc.RootElement.GetProperty("scenario").GetString());
+            Assert.Equal(50, doc.RootElement.GetProperty("count").GetInt32());
+            Assert.True(doc.RootElement.GetProperty("p50_us").GetDouble() > 0);
+        }
+        finally
+        {
+            File.Delete(json);
+        }
+    }
+
     [Theory]
     [InlineData("ping --transport tcp --count 0", "--count must be a whole number")]
     [InlineData("ping --transport nope", "unknown transport 'nope'")]
@@ -154,6 +175,7 @@ public class CliTests
     [InlineData("ping --transport tcp --bogus", "unknown option --bogus")]
     [InlineData("ping --transport tcp --server tcp-nagle://127.0.0.1:1", "is not a tcp:// address")]
     [InlineData("ping --transport tcp --io maybe", "io must be 'sync' or 'async'")]
+    [InlineData("ping --transport tcp --scenario cold", "--scenario must be steady or connect")]
     [InlineData("serve", "--transport is required")]
     [InlineData("frobnicate", "unknown command 'frobnicate'")]
     public async Task Bad_options_exit_2_with_one_line_on_stderr(string commandLine, string message)

@@ -14,7 +14,7 @@ internal static class PingCommand
     public const string Help = """
         Usage: ipcbench ping --transport NAME [--server URI] [--size BYTES] [--count N] [--warmup N]
                              [--placement none|same-core|cross-core] [--io sync|async] [--wait spin|hybrid|block]
-                             [--timeout DURATION] [--gap DURATION] [--json FILE] [--results DIR | --no-results]
+                             [--timeout DURATION] [--gap DURATION] [--scenario steady|connect] [--json FILE] [--results DIR | --no-results]
 
         Sends requests one at a time and times every round trip; every reply's length and
         content are checked. Without --server, starts 'ipcbench serve' as a child process and
@@ -30,6 +30,8 @@ internal static class PingCommand
           --io sync|async     blocking calls on a dedicated thread (default) or async calls
           --wait MODE         mmf only: how both sides wait: spin, hybrid (default) or block
           --timeout DURATION  longest wait for one reply, e.g. 500ms, 2s (default 10s)
+          --scenario S        steady (default): one connection, timed round trips; connect: each
+                              request on a new connection, connect + request + close timed as one
           --gap DURATION      pause after each reply, e.g. 1ms: sparse traffic, where waiting costs show
                               in the CPU figures (requests/s then counts the pauses too)
           --json FILE         also write the result as one JSON object to FILE
@@ -47,7 +49,7 @@ internal static class PingCommand
     public static async Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken ct)
     {
         var started = DateTimeOffset.UtcNow;
-        var a = Arguments.Parse(args, ["transport", "server", "size", "count", "warmup", "placement", "io", "wait", "timeout", "gap", "json", "results"], ["no-results"]);
+        var a = Arguments.Parse(args, ["transport", "server", "size", "count", "warmup", "placement", "io", "wait", "timeout", "gap", "scenario", "json", "results"], ["no-results"]);
         if (a.Has("results") && a.Has("no-results"))
         {
             throw new UsageException("--results and --no-results exclude each other");
@@ -58,6 +60,12 @@ internal static class PingCommand
         int warmup = a.GetInt("warmup", 1_000, 0, 100_000_000);
         var placement = Parse(() => Placements.Parse(a.Get("placement") ?? "none"));
         var gap = a.Get("gap") is { } g ? Parse(() => EndpointOptions.ParseDuration("--gap", g)) : TimeSpan.Zero;
+        bool connectScenario = (a.Get("scenario") ?? "steady") switch
+        {
+            "steady" => false,
+            "connect" => true,
+            var other => throw new UsageException($"--scenario must be steady or connect, not '{other}'"),
+        };
         var remote = a.GetUri("server") ?? (Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } env
             ? Parse(() => new Uri(env, UriKind.Absolute)) : null);
         if (remote is not null && !string.Equals(remote.Scheme, transport.Name, StringComparison.OrdinalIgnoreCase))
@@ -96,10 +104,17 @@ internal static class PingCommand
         LoopResult result;
         try
         {
-            await using var connection = await transport.ConnectAsync(address, ct);
             var progress = Console.IsErrorRedirected ? null : new Action<int>(n => Console.Error.Write($"\r  {n}/{count} requests"));
-            result = await ClosedLoop.RunAsync(connection, new LoopOptions(size, count, warmup,
-                TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: gap), progress, ct);
+            var loop = new LoopOptions(size, count, warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: gap);
+            if (connectScenario)
+            {
+                result = await ConnectLoop.RunAsync(transport, address, loop, progress, ct);
+            }
+            else
+            {
+                await using var connection = await transport.ConnectAsync(address, ct);
+                result = await ClosedLoop.RunAsync(connection, loop, progress, ct);
+            }
             if (progress is not null) Console.Error.Write("\r" + new string(' ', 40) + "\r");
         }
         catch (TransportException e) when (server is { HasExited: true })
@@ -107,7 +122,8 @@ internal static class PingCommand
             throw new TransportException($"{e.Message}; the server process exited: {server.RecentErrors}");
         }
 
-        var report = PingReport.From(transport, address, size, count, warmup, placement.Describe(serverLocal: remote is null), result);
+        var report = PingReport.From(transport, address, connectScenario ? "connect" : "steady", size, count, warmup,
+            placement.Describe(serverLocal: remote is null), result);
         Console.Out.Write(report.ToText());
         if (a.Get("json") is { } jsonPath)
         {
@@ -116,7 +132,7 @@ internal static class PingCommand
         if (!a.Has("no-results"))
         {
             string folder = PingResults.Write(new PingResults.Run(args, started, transport, address, remote, size, count, warmup, gap,
-                placement, report.Placement, result), a.Get("results"));
+                placement, report.Placement, result, connectScenario), a.Get("results"));
             Console.Error.WriteLine($"results: {folder}");
         }
         return 0;
@@ -157,7 +173,7 @@ internal static class PingCommand
 
 /// <summary>One ping run's result: the text people read and the JSON object scripts read.</summary>
 internal sealed record PingReport(
-    string Transport, string Address, string Options, int Size, int Count, int Warmup, string Placement,
+    string Transport, string Address, string Options, string Scenario, int Size, int Count, int Warmup, string Placement,
     double P50Us, double P90Us, double P99Us, double P999Us, double MaxUs, double MeanUs, double MinUs,
     double Rps, long Errors, double AllocBytesPerOp, double CpuUsPerOp, double? ServerCpuUsPerOp, double ElapsedS,
     string Os, string Runtime, int Cpus, string Timestamp)
@@ -168,8 +184,8 @@ internal sealed record PingReport(
         WriteIndented = true,
     };
 
-    public static PingReport From(ITransport transport, Uri address, int size, int count, int warmup, string placement, LoopResult r) =>
-        new(transport.Name, EndpointOptions.WithoutQuery(address).ToString(), address.Query.TrimStart('?'), size, count, warmup, placement,
+    public static PingReport From(ITransport transport, Uri address, string scenario, int size, int count, int warmup, string placement, LoopResult r) =>
+        new(transport.Name, EndpointOptions.WithoutQuery(address).ToString(), address.Query.TrimStart('?'), scenario, size, count, warmup, placement,
             Round(r.Latency.P50Us), Round(r.Latency.P90Us), Round(r.Latency.P99Us), Round(r.Latency.P999Us),
             Round(r.Latency.MaxUs), Round(r.Latency.MeanUs), Round(r.Latency.MinUs),
             Math.Round(r.RequestsPerSecond, 1), r.Errors, Math.Round(r.Cost.AllocatedBytesPerOp, 2), Round(r.Cost.CpuUsPerOp),
@@ -184,7 +200,7 @@ internal sealed record PingReport(
     public string ToJson() => JsonSerializer.Serialize(this, JsonOptions);
 
     public string ToText() => string.Create(CultureInfo.InvariantCulture, $"""
-        {Transport} {Size} B x {Count} (placement {Placement}{(Options.Length > 0 ? ", " + Options : "")}) to {Address}
+        {Transport} {Size} B x {Count}{(Scenario == "connect" ? " connect + request + close cycles" : "")} (placement {Placement}{(Options.Length > 0 ? ", " + Options : "")}) to {Address}
           latency us  p50 {P50Us:0.0}  p90 {P90Us:0.0}  p99 {P99Us:0.0}  p99.9 {P999Us:0.0}  max {MaxUs:0.0}  mean {MeanUs:0.0}
           throughput  {Rps:0} requests/s, {Errors} errors
           client      {CpuUsPerOp:0.0} us CPU and {AllocBytesPerOp:0.#} B allocated per request

@@ -12,7 +12,8 @@ internal static class PingResults
     /// <summary>Everything about the run that the folder records.</summary>
     public sealed record Run(
         IReadOnlyList<string> Args, DateTimeOffset Started, ITransport Transport, Uri Address, Uri? RemoteServer,
-        int Size, int Count, int Warmup, TimeSpan Gap, Placement Placement, string PlacementDescription, LoopResult Result);
+        int Size, int Count, int Warmup, TimeSpan Gap, Placement Placement, string PlacementDescription, LoopResult Result,
+        bool ConnectScenario = false);
 
     /// <summary>Writes the run folder under <paramref name="resultsRoot"/> (see <see cref="RunFolder.Root"/>); returns its path.</summary>
     public static string Write(Run run, string? resultsRoot)
@@ -36,6 +37,7 @@ internal static class PingResults
             ["placement"] = run.Placement.Name(),
             ["io"] = query.GetValueOrDefault("io", "sync"),
             ["timeout"] = query.GetValueOrDefault("timeout", "10s (default)"),
+            ["scenario"] = run.ConnectScenario ? "connect (connect + request + close per cycle)" : "steady",
             ["gap"] = run.Gap > TimeSpan.Zero ? $"{Invariant(run.Gap.TotalMilliseconds)} ms" : "none",
             ["server"] = run.RemoteServer?.ToString() ?? "started by ping",
             ["address"] = run.Address.ToString(),
@@ -47,7 +49,7 @@ internal static class PingResults
         var single = new CaseResult
         {
             Transport = run.Transport.Name,
-            Options = CaseOptions.ForCase(run.Address.Query),
+            Options = CaseOptions.ForCase(run.Address.Query + (run.ConnectScenario ? "&scenario=connect" : "")),
             Size = run.Size,
             Placement = run.Placement.Name(),
             Count = r.Latency.Count,
