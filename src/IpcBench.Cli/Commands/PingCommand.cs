@@ -104,7 +104,7 @@ internal static class PingCommand
         LoopResult result;
         try
         {
-            var progress = Console.IsErrorRedirected ? null : new Action<int>(n => Console.Error.Write($"\r  {n}/{count} requests"));
+            var progress = Console.IsErrorRedirected ? null : Progress(transport.Name, size, count);
             var loop = new LoopOptions(size, count, warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: gap);
             if (connectScenario)
             {
@@ -115,7 +115,7 @@ internal static class PingCommand
                 await using var connection = await transport.ConnectAsync(address, ct);
                 result = await ClosedLoop.RunAsync(connection, loop, progress, ct);
             }
-            if (progress is not null) Console.Error.Write("\r" + new string(' ', 40) + "\r");
+            if (progress is not null) Console.Error.Write("\r" + new string(' ', 72) + "\r");
         }
         catch (TransportException e) when (server is { HasExited: true })
         {
@@ -136,6 +136,17 @@ internal static class PingCommand
             Console.Error.WriteLine($"results: {folder}");
         }
         return 0;
+    }
+
+    /// <summary>A progress line on a terminal's stderr: what runs, how far, and about how long is left.</summary>
+    private static Action<int> Progress(string transport, int size, int count)
+    {
+        var watch = System.Diagnostics.Stopwatch.StartNew();
+        return done =>
+        {
+            var left = TimeSpan.FromSeconds(watch.Elapsed.TotalSeconds * (count - done) / Math.Max(done, 1));
+            Console.Error.Write($"\r  {transport} {size} B: {done}/{count} requests ({100.0 * done / count:0}%), about {left.TotalSeconds:0} s left   ");
+        };
     }
 
     /// <summary>The given options among <paramref name="keys"/>, as a query string ("io=async&amp;wait=spin").</summary>
