@@ -26,8 +26,20 @@ public static class ReportWriter
         Write(SummaryMarkdown.FileName, SummaryMarkdown.Render(run));
         Write(SummaryCsv.FileName, SummaryCsv.Render(run));
         Write(EnvironmentMarkdown.FileName, EnvironmentMarkdown.Render(run));
-        Write(LatencyBySizeChart.FileName, LatencyBySizeChart.Render(run));
-        Write(PercentileChart.FileName, PercentileChart.Render(run));
+        var charted = SteadyStateOnly(run);
+        Write(LatencyBySizeChart.FileName, LatencyBySizeChart.Render(charted));
+        Write(PercentileChart.FileName, PercentileChart.Render(charted));
         return written;
+    }
+
+    /// <summary>
+    /// The charts show the steady state: cold-start cases (scenario=connect), orders of magnitude
+    /// apart and one size only, would double the lines and crowd out what the charts are for.
+    /// A run of cold starts only is charted as it is.
+    /// </summary>
+    private static RunResults SteadyStateOnly(RunResults run)
+    {
+        var steady = run.Cases.Where(c => !CaseOptions.Parse(c.Options).Contains(new("scenario", "connect"))).ToList();
+        return steady.Count > 0 ? run with { Cases = steady } : run;
     }
 }
