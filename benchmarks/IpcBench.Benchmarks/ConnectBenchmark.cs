@@ -37,15 +37,7 @@ public class ConnectBenchmark
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        _transport = SuiteSettings.Resolve(Transport);
-        var (clientCpu, serverCpu) = SuiteSettings.Placement.Cpus();
-        if (clientCpu is int cpu)
-        {
-            CpuAffinity.PinCurrentProcess(cpu);
-        }
-        var bind = SuiteSettings.WithOptions(_transport.DefaultAddress(), Transport);
-        _server = await ServerProcess.StartAsync(_transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"));
-        _address = SuiteSettings.WithOptions(_server.Address, Transport);
+        (_transport, _server, _address) = await SuiteServer.StartAsync(Transport);
         for (int i = 0; i < 10; i++)
         {
             await ConnectRequestClose(); // warm-up, before any timing

@@ -41,15 +41,8 @@ public class RoundTripBenchmark
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        var transport = SuiteSettings.Resolve(Transport);
-        var (clientCpu, serverCpu) = SuiteSettings.Placement.Cpus();
-        if (clientCpu is int cpu)
-        {
-            CpuAffinity.PinCurrentProcess(cpu);
-        }
-        var bind = SuiteSettings.WithOptions(transport.DefaultAddress(), Transport);
-        _server = await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"));
-        _connection = await transport.ConnectAsync(SuiteSettings.WithOptions(_server.Address, Transport));
+        (var transport, _server, var address) = await SuiteServer.StartAsync(Transport);
+        _connection = await transport.ConnectAsync(address);
         _exchange = new ClosedLoop.Exchange(_connection, Size);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         for (int i = 0; i < 100; i++)

@@ -157,24 +157,6 @@ internal sealed class AmqpConnection : IConnection
     public async ValueTask DisposeAsync()
     {
         _deadline.Dispose();
-        try
-        {
-            if (_channel.IsOpen)
-            {
-                await _channel.CloseAsync().ConfigureAwait(false);
-            }
-            if (_connection.IsOpen)
-            {
-                await _connection.CloseAsync().ConfigureAwait(false);
-            }
-        }
-        catch (Exception e) when (e is global::RabbitMQ.Client.Exceptions.AlreadyClosedException or OperationCanceledException or IOException)
-        {
-        }
-        finally
-        {
-            await _channel.DisposeAsync().ConfigureAwait(false);
-            await _connection.DisposeAsync().ConfigureAwait(false);
-        }
+        await Broker.CloseAsync(_channel, _connection).ConfigureAwait(false); // a broker already gone is no news to a closing client
     }
 }

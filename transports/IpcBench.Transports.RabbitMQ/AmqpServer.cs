@@ -77,29 +77,12 @@ internal sealed class AmqpServer : IServer
 
     public async ValueTask DisposeAsync()
     {
-        try
+        // A durable queue is deleted; an exclusive one goes with the connection.
+        string? failure = await Broker.CloseAsync(_channel, _connection,
+            _durable ? async channel => await channel.QueueDeleteAsync(_queue).ConfigureAwait(false) : null).ConfigureAwait(false);
+        if (failure is not null)
         {
-            if (_durable && _channel.IsOpen)
-            {
-                await _channel.QueueDeleteAsync(_queue).ConfigureAwait(false);
-            }
-            if (_channel.IsOpen)
-            {
-                await _channel.CloseAsync().ConfigureAwait(false);
-            }
-            if (_connection.IsOpen)
-            {
-                await _connection.CloseAsync().ConfigureAwait(false); // an exclusive queue goes with it
-            }
-        }
-        catch (Exception e) when (e is global::RabbitMQ.Client.Exceptions.AlreadyClosedException or OperationCanceledException or IOException)
-        {
-            Log.Warn($"amqp server: the broker connection was already gone at stop: {e.Message}");
-        }
-        finally
-        {
-            await _channel.DisposeAsync().ConfigureAwait(false);
-            await _connection.DisposeAsync().ConfigureAwait(false);
+            Log.Warn($"amqp server: the broker connection was already gone at stop: {failure}");
         }
     }
 }

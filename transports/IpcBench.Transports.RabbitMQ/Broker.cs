@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
 
 namespace IpcBench.Transports.RabbitMQ;
 
@@ -40,6 +41,39 @@ internal static class Broker
             RequestedConnectionTimeout = connectTimeout,
             ClientProvidedName = clientName,
         };
+    }
+
+    /// <summary>
+    /// Closes a channel and its connection, tolerating a broker that is already gone; returns why
+    /// closing failed (null when it did not). <paramref name="beforeClose"/> runs first on an open channel.
+    /// </summary>
+    public static async Task<string?> CloseAsync(IChannel channel, IConnection connection, Func<IChannel, Task>? beforeClose = null)
+    {
+        try
+        {
+            if (beforeClose is not null && channel.IsOpen)
+            {
+                await beforeClose(channel).ConfigureAwait(false);
+            }
+            if (channel.IsOpen)
+            {
+                await channel.CloseAsync().ConfigureAwait(false);
+            }
+            if (connection.IsOpen)
+            {
+                await connection.CloseAsync().ConfigureAwait(false);
+            }
+            return null;
+        }
+        catch (Exception e) when (e is AlreadyClosedException or OperationCanceledException or IOException)
+        {
+            return e.Message;
+        }
+        finally
+        {
+            await channel.DisposeAsync().ConfigureAwait(false);
+            await connection.DisposeAsync().ConfigureAwait(false);
+        }
     }
 
     /// <summary>The address as it may be shown: scheme://host:port/vhost, no credentials, no query.</summary>
