@@ -17,13 +17,7 @@ public sealed class CompareTests : IDisposable
 
     private static CaseResult Tcp(IReadOnlyList<double> samples, int size = 1) => RunFixtures.FromSamples("tcp", size, samples);
 
-    private string Save(RunResults run)
-    {
-        string folder = Path.Combine(_dir, run.Id);
-        Directory.CreateDirectory(folder);
-        ResultsFile.Write(folder, run);
-        return folder;
-    }
+    private string Save(RunResults run) => RunFixtures.Save(_dir, run);
 
     [Fact]
     public void A_2x_slowdown_is_slower_and_exits_1()

@@ -11,13 +11,7 @@ public sealed class ReportCliTests : IDisposable
 
     public void Dispose() => Directory.Delete(_dir, recursive: true);
 
-    private string Save(RunResults run)
-    {
-        string folder = Path.Combine(_dir, run.Id);
-        Directory.CreateDirectory(folder);
-        ResultsFile.Write(folder, run);
-        return folder;
-    }
+    private string Save(RunResults run) => RunFixtures.Save(_dir, run);
 
     [Fact]
     public async Task Report_regenerates_every_file_from_results_json()

@@ -76,6 +76,15 @@ internal static class RunFixtures
     private static double R(double us) => Math.Round(us, 3);
 
     /// <summary>A run of the given cases, otherwise like <see cref="Bench"/>.</summary>
+    /// <summary>Writes <paramref name="run"/>'s results.json into a folder named after it under <paramref name="dir"/>; returns the folder.</summary>
+    public static string Save(string dir, RunResults run)
+    {
+        string folder = Path.Combine(dir, run.Id);
+        Directory.CreateDirectory(folder);
+        ResultsFile.Write(folder, run);
+        return folder;
+    }
+
     public static RunResults With(string id, params CaseResult[] cases) => Bench() with { Id = id, Cases = cases, Skipped = [] };
 
     /// <summary>

@@ -1,6 +1,5 @@
 using IpcBench.Core;
 using RabbitMQ.Client;
-using IConnection = IpcBench.Core.IConnection;
 using RabbitConnection = RabbitMQ.Client.IConnection;
 using RabbitMQ.Client.Events;
 
