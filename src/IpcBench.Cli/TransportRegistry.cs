@@ -1,4 +1,5 @@
 using IpcBench.Core;
+using IpcBench.Transports.Grpc;
 using IpcBench.Transports.Pipes;
 using IpcBench.Transports.RabbitMQ;
 using IpcBench.Transports.SharedMemory;
@@ -25,6 +26,8 @@ public static class TransportRegistry
         new ZmqTransport(),
         new AmqpTransport(confirm: false),
         new AmqpTransport(confirm: true),
+        new GrpcTransport(unixSocket: false),
+        new GrpcTransport(unixSocket: true),
     ];
 
     public static IEnumerable<string> Names => All.Select(t => t.Name);

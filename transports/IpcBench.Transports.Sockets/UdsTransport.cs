@@ -35,7 +35,7 @@ public sealed class UdsTransport : StreamTransport
         try
         {
             CheckLength(path);
-            await RemoveIfStaleAsync(path, ct).ConfigureAwait(false);
+            await StaleSocketFile.RemoveIfStaleAsync(path, ct).ConfigureAwait(false);
             socket.Bind(new UnixDomainSocketEndPoint(path));
             socket.Listen(64);
         }
@@ -79,26 +79,6 @@ public sealed class UdsTransport : StreamTransport
         {
             throw new ArgumentException($"socket path is longer than {MaxPathBytes} bytes, the OS limit: {path}");
         }
-    }
-
-    /// <summary>Removes a socket file that no server answers on; refuses to touch one that a live server owns.</summary>
-    private static async ValueTask RemoveIfStaleAsync(string path, CancellationToken ct)
-    {
-        if (!File.Exists(path))
-        {
-            return;
-        }
-        using var probe = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-        try
-        {
-            await probe.ConnectAsync(new UnixDomainSocketEndPoint(path), ct).ConfigureAwait(false);
-        }
-        catch (SocketException)
-        {
-            TryDelete(path); // nobody listens: a leftover of a killed run
-            return;
-        }
-        throw new TransportException($"a server is already listening on {path}");
     }
 
     private static void TryDelete(string path)

@@ -93,12 +93,8 @@ public sealed class ZmqTransport : ITransport
         {
             throw new TransportException($"zmq does not run here: {reason}");
         }
-        var options = EndpointOptions.Parse(address);
-        if (options.Io == IoMode.Async)
-        {
-            throw new ArgumentException("zmq has no async I/O: libzmq calls block on the calling thread (io=sync)");
-        }
-        return options;
+        // io does not apply: libzmq calls block on the calling thread whatever it says.
+        return EndpointOptions.Parse(address);
     }
 
     private static (IntPtr Context, IntPtr Socket) Open(int type)

@@ -1,0 +1,29 @@
+using System.Net.Sockets;
+
+namespace IpcBench.Core;
+
+/// <summary>
+/// A Unix domain socket file left by a killed server blocks its path ("address in use"): remove it if
+/// nothing answers there; refuse clearly if a live server does.
+/// </summary>
+public static class StaleSocketFile
+{
+    public static async ValueTask RemoveIfStaleAsync(string path, CancellationToken ct)
+    {
+        if (!File.Exists(path))
+        {
+            return;
+        }
+        using var probe = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            await probe.ConnectAsync(new UnixDomainSocketEndPoint(path), ct).ConfigureAwait(false);
+        }
+        catch (SocketException)
+        {
+            File.Delete(path); // nobody listens: a leftover of a killed run
+            return;
+        }
+        throw new TransportException($"a server is already listening on {path}");
+    }
+}

@@ -1,0 +1,119 @@
+using System.Buffers;
+using IpcBench.Core;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using IServer = IpcBench.Core.IServer;
+using KestrelServer = Microsoft.AspNetCore.Hosting.Server.IServer;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace IpcBench.Transports.Grpc;
+
+/// <summary>
+/// Kestrel serving the Echo/Call method of Protos/echo.proto over cleartext HTTP/2 (h2c), on a TCP
+/// port or a Unix domain socket, inside the 'ipcbench serve' process.
+/// </summary>
+internal sealed class GrpcServer : IServer
+{
+    private readonly WebApplication _app;
+    private readonly Action _cleanup;
+
+    private GrpcServer(WebApplication app, Uri address, Action cleanup)
+    {
+        _app = app;
+        _cleanup = cleanup;
+        Address = address;
+    }
+
+    public Uri Address { get; }
+
+    /// <param name="listen">Adds the one Kestrel endpoint (HTTP/2 only).</param>
+    /// <param name="boundAddress">The address clients use, from Kestrel's bound addresses.</param>
+    public static async Task<GrpcServer> StartAsync(Action<KestrelServerOptions> listen, Func<string, Uri> boundAddress,
+        RequestHandler handler, int maxMessage, Action cleanup, CancellationToken ct)
+    {
+        var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
+        builder.Logging.ClearProviders(); // stdout carries only the READY line
+        builder.WebHost.ConfigureKestrel(options =>
+        {
+            options.Limits.MaxRequestBodySize = GrpcFraming.FramedSize(maxMessage);
+            listen(options);
+        });
+        var app = builder.Build();
+        var call = new EchoCall(handler, maxMessage);
+        app.MapPost(GrpcFraming.Path, call.HandleAsync);
+        try
+        {
+            await app.StartAsync(ct).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is IOException or InvalidOperationException)
+        {
+            await app.DisposeAsync().ConfigureAwait(false);
+            cleanup();
+            throw new TransportException($"cannot listen: {e.Message}", e);
+        }
+        string bound = app.Services.GetRequiredService<KestrelServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
+        return new GrpcServer(app, boundAddress(bound), cleanup);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+        await _app.StopAsync(timeout.Token).ConfigureAwait(false);
+        await _app.DisposeAsync().ConfigureAwait(false);
+        _cleanup();
+    }
+
+    /// <summary>One unary call: read the request message, run the handler, write the reply and grpc-status.</summary>
+    private sealed class EchoCall(RequestHandler handler, int maxMessage)
+    {
+        public async Task HandleAsync(HttpContext context)
+        {
+            var response = context.Response;
+            response.ContentType = GrpcFraming.ContentType;
+            byte[] prefix = new byte[GrpcFraming.PrefixSize];
+            byte[]? request = null;
+            byte[]? reply = null;
+            try
+            {
+                await context.Request.Body.ReadExactlyAsync(prefix, context.RequestAborted).ConfigureAwait(false);
+                int length = GrpcFraming.ReadPrefix(prefix, GrpcFraming.FramedSize(maxMessage));
+                request = ArrayPool<byte>.Shared.Rent(length);
+                await context.Request.Body.ReadExactlyAsync(request.AsMemory(0, length), context.RequestAborted).ConfigureAwait(false);
+                var payload = GrpcFraming.Payload(request.AsSpan(0, length));
+                reply = ArrayPool<byte>.Shared.Rent(GrpcFraming.FramedSize(Math.Max(payload.Length, 64)));
+                byte[] answer = ArrayPool<byte>.Shared.Rent(Math.Max(payload.Length, 64));
+                int replyLength;
+                try
+                {
+                    replyLength = GrpcFraming.Write(reply, answer.AsSpan(0, handler(payload, answer)));
+                }
+                finally
+                {
+                    ArrayPool<byte>.Shared.Return(answer);
+                }
+                await response.Body.WriteAsync(reply.AsMemory(0, replyLength), context.RequestAborted).ConfigureAwait(false);
+                response.AppendTrailer("grpc-status", "0");
+            }
+            catch (TransportException e)
+            {
+                // A malformed or oversized message: a gRPC error for this call, nothing else disturbed.
+                response.AppendTrailer("grpc-status", e is FrameTooLargeException ? "8" : "3"); // RESOURCE_EXHAUSTED, INVALID_ARGUMENT
+                response.AppendTrailer("grpc-message", Uri.EscapeDataString(e.Message));
+            }
+            catch (EndOfStreamException)
+            {
+                response.AppendTrailer("grpc-status", "3");
+                response.AppendTrailer("grpc-message", "truncated%20message");
+            }
+            finally
+            {
+                if (request is not null) ArrayPool<byte>.Shared.Return(request);
+                if (reply is not null) ArrayPool<byte>.Shared.Return(reply);
+            }
+        }
+    }
+}
