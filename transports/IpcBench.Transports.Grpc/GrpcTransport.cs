@@ -72,18 +72,7 @@ public sealed class GrpcTransport(bool unixSocket) : ITransport
             throw new TransportException($"could not connect to {peer}: no such socket ({socketPath} does not exist)");
         }
         var connection = new GrpcConnection(peer, socketPath, options.ConnectTimeout, options.ConnectTimeout, Capabilities.MaxMessageSize);
-        try
-        {
-            // HTTP/2 connects on the first call: an empty call now makes "nothing there" fail here.
-            await connection.RequestAsync(ReadOnlyMemory<byte>.Empty, Memory<byte>.Empty, ct).ConfigureAwait(false);
-        }
-        catch (TransportException e)
-        {
-            await connection.DisposeAsync().ConfigureAwait(false);
-            throw e is TransportTimeoutException
-                ? new TransportTimeoutException($"could not connect to {peer}: no answer within {options.ConnectTimeout.TotalMilliseconds:0} ms")
-                : new TransportException($"could not connect to {peer}: {e.Message}", e);
-        }
+        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, ct).ConfigureAwait(false); // HTTP/2 connects on the first call
         connection.Timeout = options.RequestTimeout;
         return connection;
     }

@@ -58,18 +58,9 @@ internal sealed class AmqpConnection : IConnection
         channel.ChannelShutdownAsync += client.OnShutdownAsync;
         channel.BasicReturnAsync += client.OnReturnAsync;
         await channel.BasicConsumeAsync(DirectReplyTo, autoAck: true, consumer, ct).ConfigureAwait(false);
-        // An empty request proves that a server consumes the queue: a missing queue comes back at
-        // once (mandatory publish), a silent one times out, both here rather than on the first request.
+        // A missing queue comes back at once (mandatory publish), a silent server times out: both here.
         client.SetTimeout(connectTimeout);
-        try
-        {
-            await client.RequestAsync(ReadOnlyMemory<byte>.Empty, Memory<byte>.Empty, ct).ConfigureAwait(false);
-        }
-        catch (TransportException e)
-        {
-            await client.DisposeAsync().ConfigureAwait(false);
-            throw new TransportException($"could not connect to {peer} (queue {queue}): {e.Message}", e);
-        }
+        await ConnectProbe.ProbeAsync(client, new Uri($"{peer}?queue={queue}"), connectTimeout, ct).ConfigureAwait(false);
         client.SetTimeout(timeout);
         return client;
     }

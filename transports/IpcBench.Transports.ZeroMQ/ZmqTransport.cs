@@ -70,19 +70,7 @@ public sealed class ZmqTransport : ITransport
             Close(context, socket);
             throw;
         }
-        try
-        {
-            // ZeroMQ connects in the background and never says "refused": one empty request,
-            // answered within the connect timeout, is what proves a server is there.
-            await connection.RequestAsync(ReadOnlyMemory<byte>.Empty, Memory<byte>.Empty, ct).ConfigureAwait(false);
-        }
-        catch (TransportException e)
-        {
-            await connection.DisposeAsync().ConfigureAwait(false);
-            throw e is TransportTimeoutException
-                ? new TransportTimeoutException($"could not connect to {peer}: no answer within {options.ConnectTimeout.TotalMilliseconds:0} ms")
-                : new TransportException($"could not connect to {peer}: {e.Message}", e);
-        }
+        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, ct).ConfigureAwait(false); // ZeroMQ never says "refused"
         connection.SetReplyTimeout(options.RequestTimeout);
         return connection;
     }

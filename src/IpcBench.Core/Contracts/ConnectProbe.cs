@@ -1,0 +1,25 @@
+namespace IpcBench.Core;
+
+/// <summary>
+/// For transports whose connect proves nothing (UDP, ZeroMQ, a broker, HTTP/2's lazy connection):
+/// one empty request, answered within the connect timeout, is what shows that a server is there, so
+/// that "nothing there" fails at connect, clearly, rather than as the first request's timeout.
+/// </summary>
+public static class ConnectProbe
+{
+    /// <summary>Sends the probe; on failure disposes <paramref name="connection"/> and throws a connect error naming <paramref name="peer"/>.</summary>
+    public static async ValueTask ProbeAsync(IConnection connection, Uri peer, TimeSpan connectTimeout, CancellationToken ct)
+    {
+        try
+        {
+            await connection.RequestAsync(ReadOnlyMemory<byte>.Empty, Memory<byte>.Empty, ct).ConfigureAwait(false);
+        }
+        catch (TransportException e)
+        {
+            await connection.DisposeAsync().ConfigureAwait(false);
+            throw e is TransportTimeoutException
+                ? new TransportTimeoutException($"could not connect to {peer}: no answer within {connectTimeout.TotalMilliseconds:0} ms")
+                : new TransportException($"could not connect to {peer}: {e.Message}", e);
+        }
+    }
+}
