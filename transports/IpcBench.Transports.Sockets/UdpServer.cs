@@ -19,9 +19,7 @@ internal sealed class UdpServer : IServer
         Address = address;
         if (io == IoMode.Sync)
         {
-            var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-            new Thread(() => { Serve(); done.SetResult(); }) { IsBackground = true, Name = "ipcbench udp" }.Start();
-            _loop = done.Task;
+            _loop = DedicatedThread.Start("ipcbench udp", Serve);
         }
         else
         {

@@ -53,24 +53,10 @@ internal sealed class StreamServer : IServer
                 continue;
             }
             var framed = new FramedStream(stream, _maxPayload, _splitWrites);
-            _sessions[framed] = _options.Io == IoMode.Sync ? StartThread(framed) : Task.Run(() => ServeAsync(framed));
+            _sessions[framed] = _options.Io == IoMode.Sync
+                ? DedicatedThread.Start("ipcbench session", () => Serve(framed))
+                : Task.Run(() => ServeAsync(framed));
         }
-    }
-
-    private Task StartThread(FramedStream framed)
-    {
-        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var thread = new Thread(() =>
-        {
-            Serve(framed);
-            done.SetResult();
-        })
-        {
-            IsBackground = true,
-            Name = "ipcbench session",
-        };
-        thread.Start();
-        return done.Task;
     }
 
     private void Serve(FramedStream framed)
