@@ -3,6 +3,7 @@ using IpcBench.Transports.Grpc;
 using IpcBench.Transports.Pipes;
 using IpcBench.Transports.RabbitMQ;
 using IpcBench.Transports.SharedMemory;
+using IpcBench.Transports.SignalR;
 using IpcBench.Transports.Sockets;
 using IpcBench.Transports.ZeroMQ;
 
@@ -28,6 +29,8 @@ public static class TransportRegistry
         new AmqpTransport(confirm: true),
         new GrpcTransport(unixSocket: false),
         new GrpcTransport(unixSocket: true),
+        SignalRTransport.MessagePack(),
+        SignalRTransport.Json(),
     ];
 
     public static IEnumerable<string> Names => All.Select(t => t.Name);

@@ -1,14 +1,9 @@
 using System.Buffers;
 using IpcBench.Core;
+using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server.Features;
-using IServer = IpcBench.Core.IServer;
-using KestrelServer = Microsoft.AspNetCore.Hosting.Server.IServer;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 namespace IpcBench.Transports.Grpc;
 
@@ -16,56 +11,29 @@ namespace IpcBench.Transports.Grpc;
 /// Kestrel serving the Echo/Call method of Protos/echo.proto over cleartext HTTP/2 (h2c), on a TCP
 /// port or a Unix domain socket, inside the 'ipcbench serve' process.
 /// </summary>
-internal sealed class GrpcServer : IServer
+internal sealed class GrpcServer(KestrelHost host, Uri address) : IServer
 {
-    private readonly WebApplication _app;
-    private readonly Action _cleanup;
-
-    private GrpcServer(WebApplication app, Uri address, Action cleanup)
-    {
-        _app = app;
-        _cleanup = cleanup;
-        Address = address;
-    }
-
-    public Uri Address { get; }
+    public Uri Address { get; } = address;
 
     /// <param name="listen">Adds the one Kestrel endpoint (HTTP/2 only).</param>
-    /// <param name="boundAddress">The address clients use, from Kestrel's bound addresses.</param>
+    /// <param name="boundAddress">The address clients use, from Kestrel's bound address.</param>
     public static async Task<GrpcServer> StartAsync(Action<KestrelServerOptions> listen, Func<string, Uri> boundAddress,
         RequestHandler handler, int maxMessage, Action cleanup, CancellationToken ct)
     {
-        var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
-        builder.Logging.ClearProviders(); // stdout carries only the READY line
-        builder.WebHost.ConfigureKestrel(options =>
-        {
-            options.Limits.MaxRequestBodySize = GrpcFraming.FramedSize(maxMessage);
-            listen(options);
-        });
-        var app = builder.Build();
         var call = new EchoCall(handler, maxMessage);
-        app.MapPost(GrpcFraming.Path, call.HandleAsync);
-        try
-        {
-            await app.StartAsync(ct).ConfigureAwait(false);
-        }
-        catch (Exception e) when (e is IOException or InvalidOperationException)
-        {
-            await app.DisposeAsync().ConfigureAwait(false);
-            cleanup();
-            throw new TransportException($"cannot listen: {e.Message}", e);
-        }
-        string bound = app.Services.GetRequiredService<KestrelServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
-        return new GrpcServer(app, boundAddress(bound), cleanup);
+        var host = await KestrelHost.StartAsync(
+            options =>
+            {
+                options.Limits.MaxRequestBodySize = GrpcFraming.FramedSize(maxMessage);
+                listen(options);
+            },
+            _ => { },
+            app => app.MapPost(GrpcFraming.Path, call.HandleAsync),
+            cleanup, ct).ConfigureAwait(false);
+        return new GrpcServer(host, boundAddress(host.BoundAddress));
     }
 
-    public async ValueTask DisposeAsync()
-    {
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
-        await _app.StopAsync(timeout.Token).ConfigureAwait(false);
-        await _app.DisposeAsync().ConfigureAwait(false);
-        _cleanup();
-    }
+    public ValueTask DisposeAsync() => host.DisposeAsync();
 
     /// <summary>One unary call: read the request message, run the handler, write the reply and grpc-status.</summary>
     private sealed class EchoCall(RequestHandler handler, int maxMessage)

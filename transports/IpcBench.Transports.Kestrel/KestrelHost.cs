@@ -1,0 +1,68 @@
+using IpcBench.Core;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using KestrelServer = Microsoft.AspNetCore.Hosting.Server.IServer;
+
+namespace IpcBench.Transports.Kestrel;
+
+/// <summary>
+/// A minimal ASP.NET Core app on Kestrel with one endpoint, inside the 'ipcbench serve' process: the
+/// server half of the transports that ride on HTTP (gRPC, SignalR). Logging is off because stdout
+/// carries only the READY line.
+/// </summary>
+public sealed class KestrelHost : IAsyncDisposable
+{
+    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
+
+    private readonly WebApplication _app;
+    private readonly Action _cleanup;
+
+    private KestrelHost(WebApplication app, string boundAddress, Action cleanup)
+    {
+        _app = app;
+        _cleanup = cleanup;
+        BoundAddress = boundAddress;
+    }
+
+    /// <summary>The address Kestrel bound, as it reports it (e.g. "http://127.0.0.1:40123" or "http://unix:/path").</summary>
+    public string BoundAddress { get; }
+
+    /// <param name="listen">Adds the one Kestrel endpoint and sets its limits.</param>
+    /// <param name="services">Adds the services the endpoint needs.</param>
+    /// <param name="map">Maps the endpoint (and any middleware it needs) on the built app.</param>
+    /// <param name="cleanup">Runs once the server has stopped, or when it could not start (socket files, directories).</param>
+    public static async Task<KestrelHost> StartAsync(Action<KestrelServerOptions> listen, Action<IServiceCollection> services,
+        Action<WebApplication> map, Action cleanup, CancellationToken ct)
+    {
+        var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(listen);
+        services(builder.Services);
+        var app = builder.Build();
+        map(app);
+        try
+        {
+            await app.StartAsync(ct).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is IOException or InvalidOperationException)
+        {
+            await app.DisposeAsync().ConfigureAwait(false);
+            cleanup();
+            throw new TransportException($"cannot listen: {e.Message}", e);
+        }
+        string bound = app.Services.GetRequiredService<KestrelServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
+        return new KestrelHost(app, bound, cleanup);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        using var timeout = new CancellationTokenSource(StopTimeout);
+        await _app.StopAsync(timeout.Token).ConfigureAwait(false);
+        await _app.DisposeAsync().ConfigureAwait(false);
+        _cleanup();
+    }
+}

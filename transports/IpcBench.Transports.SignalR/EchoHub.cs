@@ -1,0 +1,35 @@
+using System.Buffers;
+using IpcBench.Core;
+using Microsoft.AspNetCore.SignalR;
+
+namespace IpcBench.Transports.SignalR;
+
+/// <summary>The hub every IpcBench SignalR client calls: <c>Echo(byte[]) → byte[]</c> runs the server's request handler.</summary>
+internal sealed class EchoHub(HubRequestHandler handler) : Hub
+{
+    public const string Path = "/echo";
+    public const string Method = nameof(Echo);
+
+    public byte[] Echo(byte[] payload) => handler.Answer(payload);
+}
+
+/// <summary>The server's <see cref="RequestHandler"/>, shared by every hub instance (SignalR makes one per call).</summary>
+internal sealed class HubRequestHandler(RequestHandler handler)
+{
+    public byte[] Answer(byte[] request)
+    {
+        byte[] answer = ArrayPool<byte>.Shared.Rent(Math.Max(request.Length, 64));
+        try
+        {
+            return answer.AsSpan(0, handler(request, answer)).ToArray();
+        }
+        catch (TransportException e)
+        {
+            throw new HubException(e.Message); // a HubException's message reaches the caller; others are hidden
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(answer);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+using System.Net;
+using System.Net.WebSockets;
+using IpcBench.Core;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.SignalR;
+using Microsoft.AspNetCore.SignalR.Client;
+using Microsoft.AspNetCore.SignalR.Protocol;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IpcBench.Transports.SignalR;
+
+/// <summary>
+/// One HubConnection, started once and reused: each request is <c>InvokeAsync&lt;byte[]&gt;("Echo", payload)</c>.
+/// SignalR takes its arguments as objects, so the request is copied into a fresh array and the reply
+/// arrives as one: these allocations are SignalR's, and the benchmark reports them.
+/// </summary>
+internal sealed class SignalRConnection : IConnection
+{
+    private readonly HubConnection _hub;
+    private readonly string _peer;
+    private readonly int _maxMessage;
+    private readonly TimeSpan _timeout;
+
+    private SignalRConnection(HubConnection hub, string peer, int maxMessage, TimeSpan timeout)
+    {
+        _hub = hub;
+        _peer = peer;
+        _maxMessage = maxMessage;
+        _timeout = timeout;
+    }
+
+    /// <summary>Opens the WebSocket to <paramref name="hubUri"/> and completes SignalR's handshake, within <paramref name="connectTimeout"/>.</summary>
+    public static async Task<SignalRConnection> ConnectAsync(Uri peer, Uri hubUri, IHubProtocol protocol, int maxMessage,
+        TimeSpan connectTimeout, TimeSpan timeout, CancellationToken ct)
+    {
+        var builder = new HubConnectionBuilder();
+        var messageType = protocol.TransferFormat == TransferFormat.Text ? WebSocketMessageType.Text : WebSocketMessageType.Binary;
+        builder.Services.AddSingleton<IConnectionFactory>(new WebSocketConnectionFactory(messageType));
+        builder.Services.AddSingleton<EndPoint>(new UriEndPoint(hubUri));
+        builder.Services.AddSingleton<IHubProtocol>(protocol); // the last one registered is the one used
+        var hub = builder.Build();
+        hub.HandshakeTimeout = connectTimeout;
+
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        deadline.CancelAfter(connectTimeout);
+        try
+        {
+            await hub.StartAsync(deadline.Token).ConfigureAwait(false);
+        }
+        catch (Exception e) when (!ct.IsCancellationRequested)
+        {
+            await hub.DisposeAsync().ConfigureAwait(false);
+            throw TransportErrors.ConnectFailed(e, peer, connectTimeout);
+        }
+        return new SignalRConnection(hub, peer.ToString(), maxMessage, timeout);
+    }
+
+    public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+    {
+        if (request.Length > _maxMessage)
+        {
+            throw new FrameTooLargeException(request.Length, _maxMessage);
+        }
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        deadline.CancelAfter(_timeout);
+        byte[] answer;
+        try
+        {
+            answer = await _hub.InvokeAsync<byte[]>(EchoHub.Method, request.ToArray(), deadline.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (deadline.IsCancellationRequested && !ct.IsCancellationRequested)
+        {
+            throw new TransportTimeoutException($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms");
+        }
+        catch (HubException e)
+        {
+            throw new TransportException($"{_peer} refused the call: {e.Message}", e);
+        }
+        catch (Exception e) when (!ct.IsCancellationRequested && e is not TransportException)
+        {
+            // A closed connection fails pending and new invocations (OperationCanceledException, InvalidOperationException, IOException).
+            throw new TransportException($"connection to {_peer} lost: {e.Message}", e);
+        }
+        if (answer.Length > reply.Length)
+        {
+            throw new FrameTooLargeException(answer.Length, reply.Length);
+        }
+        answer.CopyTo(reply.Span);
+        return answer.Length;
+    }
+
+    public ValueTask DisposeAsync() => _hub.DisposeAsync();
+}
