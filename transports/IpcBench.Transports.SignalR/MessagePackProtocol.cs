@@ -294,7 +294,7 @@ internal sealed class MessagePackProtocol : IHubProtocol
         if (type == typeof(int) || type == typeof(long) || type == typeof(object))
         {
             long value = reader.ReadInt64();
-            return type == typeof(int) ? checked((int)value) : value;
+            return type == typeof(int) ? (object)checked((int)value) : value;
         }
         throw new InvalidDataException($"IpcBench's MessagePack hub protocol carries byte[], string, integers and bool, not {type.Name}");
     }
