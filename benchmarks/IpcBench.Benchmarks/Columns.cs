@@ -12,8 +12,8 @@ public sealed class SuiteColumn(string name, string legend, bool numeric, Func<S
 {
     public static IColumn[] All { get; } =
     [
-        new SuiteColumn("Placement/IO", "CPU placement of client and server (IPCBENCH_PLACEMENT) and I/O mode (IPCBENCH_IO)", false,
-            (_, _) => $"{SuiteSettings.Placement.Name()}/{SuiteSettings.Io}"),
+        new SuiteColumn("Placement/IO", "CPU placement of client and server (IPCBENCH_PLACEMENT) and I/O mode (IPCBENCH_IO; '-' for a transport that waits its own way)", false,
+            (_, c) => $"{SuiteSettings.Placement.Name()}/{(c.Parameters[nameof(RoundTripBenchmark.Transport)] is string entry ? SuiteSettings.IoFor(entry) : null) ?? "-"}"),
         new SuiteColumn("Req/s", "round trips per second with one request in flight (1 / Mean)", true,
             (summary, c) => summary[c]?.ResultStatistics?.Mean is double ns and > 0 ? Format(1e9 / ns, "N0") : "-"),
         Latency("P50 us", l => l.P50Us, "50th"),

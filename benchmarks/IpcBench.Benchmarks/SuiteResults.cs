@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Reports;
+using IpcBench.Core;
 using IpcBench.Core.Hosting;
 using IpcBench.Reporting;
 
@@ -117,7 +118,8 @@ public static class SuiteResults
         return SuiteConfig.DefaultJobDescription;
     }
 
-    /// <summary>A suite entry's case options: its own ("mmf?wait=spin") and the suite's I/O mode.</summary>
+    /// <summary>A suite entry's case options: its own ("mmf?wait=spin") and, where it applies, the suite's I/O mode.</summary>
     public static string CaseOptionsOf(string entry) =>
-        CaseOptions.ForCase(SuiteSettings.EntryOptions(entry) + "&io=" + SuiteSettings.Io);
+        CaseOptions.ForCase(SuiteSettings.EntryOptions(entry) + (SuiteSettings.IoFor(entry) is { } io ? "&io=" + io : ""),
+            EndpointOptions.HasIoModes(SuiteSettings.Resolve(entry)));
 }

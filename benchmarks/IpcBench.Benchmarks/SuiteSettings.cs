@@ -34,9 +34,12 @@ public static class SuiteSettings
     /// <summary>The transport a suite entry names ("mmf?wait=spin" is mmf).</summary>
     public static ITransport Resolve(string entry) => TransportRegistry.Get(entry.Split('?', 2)[0]);
 
-    /// <summary><paramref name="address"/> with the entry's own options and the suite's I/O mode.</summary>
+    /// <summary><paramref name="address"/> with the entry's own options and, where it applies, the suite's I/O mode.</summary>
     public static Uri WithOptions(Uri address, string entry) =>
-        EndpointOptions.WithAll(EndpointOptions.With(address, "io", Io), EntryOptions(entry));
+        EndpointOptions.WithAll(IoFor(entry) is { } io ? EndpointOptions.With(address, "io", io) : address, EntryOptions(entry));
+
+    /// <summary>The suite's I/O mode for an entry whose transport has I/O modes; null for the others.</summary>
+    public static string? IoFor(string entry) => EndpointOptions.HasIoModes(Resolve(entry)) ? Io : null;
 
     public static IEnumerable<int> Sizes =>
         (Env(SizesVariable) ?? "1,1KB,10KB,100KB")

@@ -175,6 +175,7 @@ public class CliTests
     [InlineData("ping --transport tcp --bogus", "unknown option --bogus")]
     [InlineData("ping --transport tcp --server tcp-nagle://127.0.0.1:1", "is not a tcp:// address")]
     [InlineData("ping --transport tcp --io maybe", "io must be 'sync' or 'async'")]
+    [InlineData("ping --transport grpc --io async", "--io applies to the socket and pipe transports, not grpc")]
     [InlineData("ping --transport tcp --scenario cold", "--scenario must be steady or connect")]
     [InlineData("serve", "--transport is required")]
     [InlineData("frobnicate", "unknown command 'frobnicate'")]

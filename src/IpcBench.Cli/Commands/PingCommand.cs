@@ -27,7 +27,8 @@ internal static class PingCommand
           --warmup N          unmeasured requests sent first (default 1000)
           --placement P       none (default): the OS decides; same-core: client and server pinned to
                               one CPU; cross-core: pinned to two different CPUs
-          --io sync|async     blocking calls on a dedicated thread (default) or async calls
+          --io sync|async     socket and pipe transports: blocking calls on a dedicated thread
+                              (default) or async calls; the others wait their own way
           --wait MODE         mmf only: how both sides wait: spin, hybrid (default) or block
           --timeout DURATION  longest wait for one reply, e.g. 500ms, 2s (default 10s)
           --scenario S        steady (default): one connection, timed round trips; connect: each
@@ -157,7 +158,14 @@ internal static class PingCommand
     private static Uri Validate(ITransport transport, Uri address)
     {
         var query = EndpointOptions.Query(address);
-        if (query.TryGetValue("io", out string? io)) EndpointOptions.ParseIo(io);
+        if (query.TryGetValue("io", out string? io))
+        {
+            EndpointOptions.ParseIo(io);
+            if (!EndpointOptions.HasIoModes(transport))
+            {
+                throw new ArgumentException($"--io applies to the socket and pipe transports, not {transport.Name}, which waits its own way (see 'ipcbench list')");
+            }
+        }
         if (query.TryGetValue("timeout", out string? t)) EndpointOptions.ParseDuration("--timeout", t);
         if (query.ContainsKey("wait") && !transport.Variants.Any(v => v.StartsWith("wait=", StringComparison.Ordinal)))
         {

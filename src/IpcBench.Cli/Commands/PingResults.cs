@@ -35,7 +35,7 @@ internal static class PingResults
             ["count"] = Invariant(run.Count),
             ["warmup"] = Invariant(run.Warmup),
             ["placement"] = run.Placement.Name(),
-            ["io"] = query.GetValueOrDefault("io", "sync"),
+            ["io"] = EndpointOptions.HasIoModes(run.Transport) ? query.GetValueOrDefault("io", "sync") : "- (the transport waits its own way)",
             ["timeout"] = query.GetValueOrDefault("timeout", "10s (default)"),
             ["scenario"] = run.ConnectScenario ? "connect (connect + request + close per cycle)" : "steady",
             ["gap"] = run.Gap > TimeSpan.Zero ? $"{Invariant(run.Gap.TotalMilliseconds)} ms" : "none",
@@ -49,7 +49,7 @@ internal static class PingResults
         var single = new CaseResult
         {
             Transport = run.Transport.Name,
-            Options = CaseOptions.ForCase(run.Address.Query + (run.ConnectScenario ? "&scenario=connect" : "")),
+            Options = CaseOptions.ForCase(run.Address.Query + (run.ConnectScenario ? "&scenario=connect" : ""), EndpointOptions.HasIoModes(run.Transport)),
             Size = run.Size,
             Placement = run.Placement.Name(),
             Count = r.Latency.Count,

@@ -28,6 +28,12 @@ public sealed record EndpointOptions(IoMode Io, TimeSpan RequestTimeout, TimeSpa
     /// <summary>The variants of a transport whose only choice is the I/O mode.</summary>
     public static readonly IReadOnlyList<string> IoVariants = ["io=sync", "io=async"];
 
+    /// <summary>
+    /// Whether <c>io</c> means anything to <paramref name="transport"/>: true for the socket and pipe
+    /// transports; the others (a library's or a framework's own threads, shared memory) wait their own way.
+    /// </summary>
+    public static bool HasIoModes(ITransport transport) => transport.Variants.Intersect(IoVariants).Any();
+
     /// <summary>Parses the common options and rejects any key that neither they nor <paramref name="extraKeys"/> name.</summary>
     public static EndpointOptions Parse(Uri address, params string[] extraKeys)
     {

@@ -25,13 +25,14 @@ public static class CaseOptions
 
     /// <summary>
     /// A case's options from the address it ran against: the options that shape the exchange, with
-    /// the I/O mode always said (sync when not given). Client-side limits (timeout, connect_timeout)
-    /// are left out: they change no figure, and would keep a ping run from matching a suite run.
+    /// the I/O mode always said (sync when not given) for a transport that has I/O modes. Client-side
+    /// limits (timeout, connect_timeout) are left out: they change no figure, and would keep a ping run
+    /// from matching a suite run.
     /// </summary>
-    public static string ForCase(string? addressQuery)
+    public static string ForCase(string? addressQuery, bool hasIoModes)
     {
         var pairs = Parse(addressQuery).Where(kv => kv.Key is not ("timeout" or "connect_timeout")).ToList();
-        if (!pairs.Any(kv => kv.Key == "io"))
+        if (hasIoModes && !pairs.Any(kv => kv.Key == "io"))
         {
             pairs.Add(new("io", "sync"));
         }
