@@ -75,6 +75,18 @@ public class CliTests
     }
 
     [Fact]
+    public async Task Ping_runs_cross_core_where_there_are_two_cpus()
+    {
+        if (IpcBench.Core.Hosting.CpuAffinity.UsableCpus().Count < 2)
+        {
+            return; // nothing to place on
+        }
+        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "tcp", "--count", "200", "--warmup", "20", "--placement", "cross-core", "--no-results");
+        Assert.True(exit == 0, stderr);
+        Assert.Matches(@"placement cross-core \(client cpu (\d+), server cpu (?!\1)\d+\)", stdout);
+    }
+
+    [Fact]
     public async Task Ping_measures_and_writes_the_json_fields()
     {
         string json = Path.Combine(Path.GetTempPath(), $"ipcbench-test-{Guid.NewGuid():N}.json");

@@ -14,8 +14,15 @@ public static partial class CpuAffinity
 
     public static bool IsSupported => OperatingSystem.IsLinux() || OperatingSystem.IsWindows();
 
-    /// <summary>The CPUs this process may run on, in ascending order.</summary>
-    public static IReadOnlyList<int> UsableCpus()
+    private static readonly Lazy<IReadOnlyList<int>> BeforePinning = new(ReadUsableCpus);
+
+    /// <summary>
+    /// The CPUs this process may run on, in ascending order, as they were before IpcBench pinned it:
+    /// a placement is worked out again after the pinning (to describe it), and must come out the same.
+    /// </summary>
+    public static IReadOnlyList<int> UsableCpus() => BeforePinning.Value;
+
+    private static IReadOnlyList<int> ReadUsableCpus()
     {
         if (OperatingSystem.IsLinux())
         {
@@ -30,6 +37,7 @@ public static partial class CpuAffinity
 
     public static void PinCurrentProcess(int cpu)
     {
+        _ = BeforePinning.Value; // taken now, while the whole set is still ours
         if (OperatingSystem.IsLinux())
         {
             var mask = new ulong[MaskWords];
