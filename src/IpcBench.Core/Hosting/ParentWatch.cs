@@ -23,14 +23,17 @@ public static partial class ParentWatch
         {
             return parentExited;
         }
-        var stdinClosed = Task.Run(async () =>
+        // A blocking read on a thread of its own: the console stream's ReadAsync would block a
+        // thread-pool thread for the server's whole life, and in a server started on one CPU (a pool
+        // of one) every async transport would then stall for the pool to grow (0.5-1 s pauses seen).
+        var stdinClosed = DedicatedThread.Start("ipcbench stdin watch", () =>
         {
             using var stdin = Console.OpenStandardInput();
             byte[] buffer = new byte[256];
-            while (await stdin.ReadAsync(buffer, ct).ConfigureAwait(false) > 0)
+            while (stdin.Read(buffer) > 0)
             {
             }
-        }, ct);
+        });
         return Task.WhenAny(stdinClosed, parentExited);
     }
 
