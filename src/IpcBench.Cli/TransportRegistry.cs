@@ -27,8 +27,9 @@ public static class TransportRegistry
         new ZmqTransport(),
         new AmqpTransport(confirm: false),
         new AmqpTransport(confirm: true),
-        new GrpcTransport(unixSocket: false),
-        new GrpcTransport(unixSocket: true),
+        new GrpcTransport(GrpcOver.Tcp),
+        new GrpcTransport(GrpcOver.UnixSocket),
+        new GrpcTransport(GrpcOver.NamedPipe),
         SignalRTransport.MessagePack(),
         SignalRTransport.Json(),
     ];

@@ -201,6 +201,21 @@ public class CliTests
     }
 
     [Fact]
+    public async Task A_transport_this_OS_cannot_run_exits_3_and_says_why()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return; // grpc-pipe runs there
+        }
+        var (exit, _, stderr) = await RunAsync("ping", "--transport", "grpc-pipe");
+        Assert.Equal(3, exit);
+        Assert.Contains("grpc-pipe does not run here: Kestrel listens on named pipes only on Windows", stderr);
+        var (listed, stdout, _) = await RunAsync("list");
+        Assert.Equal(0, listed);
+        Assert.Matches(@"grpc-pipe +no .*Kestrel listens on named pipes only on Windows", stdout);
+    }
+
+    [Fact]
     public async Task A_size_over_the_transport_maximum_is_not_supported_and_exits_3()
     {
         var (exit, _, stderr) = await RunAsync("ping", "--transport", "udp", "--size", "100KB");

@@ -1,15 +1,14 @@
 using System.Net;
 using System.Net.Http.Headers;
-using System.Net.Sockets;
 using IpcBench.Core;
 
 namespace IpcBench.Transports.Grpc;
 
 /// <summary>
 /// A gRPC client channel of its own: one SocketsHttpHandler (so one HTTP/2 connection, over TCP or,
-/// with a ConnectCallback, a Unix domain socket), reused for every call, as a GrpcChannel would be.
-/// Each call is a POST of the framed request with "te: trailers"; the reply's grpc-status trailer
-/// must be 0.
+/// with a ConnectCallback, a Unix domain socket or a named pipe), reused for every call, as a
+/// GrpcChannel would be. Each call is a POST of the framed request with "te: trailers"; the reply's
+/// grpc-status trailer must be 0.
 /// </summary>
 internal sealed class GrpcConnection : IConnection
 {
@@ -23,29 +22,20 @@ internal sealed class GrpcConnection : IConnection
     private byte[] _send = new byte[GrpcFraming.FramedSize(1024)];
     private byte[] _receive = new byte[GrpcFraming.FramedSize(1024)];
 
-    public GrpcConnection(Uri peer, string? socketPath, TimeSpan connectTimeout, TimeSpan timeout, int maxMessage)
+    /// <summary>Opens the connection's stream where it is not TCP (a Unix socket, a named pipe).</summary>
+    public delegate ValueTask<Stream> StreamOpener(CancellationToken ct);
+
+    /// <param name="openStream">Null for TCP; otherwise what the handler's ConnectCallback does.</param>
+    public GrpcConnection(Uri peer, StreamOpener? openStream, TimeSpan connectTimeout, TimeSpan timeout, int maxMessage)
     {
         var handler = new SocketsHttpHandler { ConnectTimeout = connectTimeout };
-        if (socketPath is not null)
+        if (openStream is not null)
         {
-            handler.ConnectCallback = async (_, ct) =>
-            {
-                var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-                try
-                {
-                    await socket.ConnectAsync(new UnixDomainSocketEndPoint(socketPath), ct).ConfigureAwait(false);
-                    return new NetworkStream(socket, ownsSocket: true);
-                }
-                catch
-                {
-                    socket.Dispose();
-                    throw;
-                }
-            };
+            handler.ConnectCallback = (_, ct) => openStream(ct);
         }
         _invoker = new HttpMessageInvoker(handler);
-        // Over a socket path the authority is a formality; over TCP it is the server's host:port.
-        _callUri = new Uri((socketPath is null ? $"http://{peer.Authority}" : "http://localhost") + GrpcFraming.Path);
+        // Over a socket or a pipe the authority is a formality; over TCP it is the server's host:port.
+        _callUri = new Uri((openStream is null ? $"http://{peer.Authority}" : "http://localhost") + GrpcFraming.Path);
         _peer = peer.ToString();
         _maxMessage = maxMessage;
         _timeout = timeout;
