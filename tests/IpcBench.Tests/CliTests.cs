@@ -190,6 +190,7 @@ public class CliTests
     [InlineData("ping --transport grpc --io async", "--io applies to the socket and pipe transports, not grpc")]
     [InlineData("ping --transport tcp --scenario cold", "--scenario must be steady or connect")]
     [InlineData("serve", "--transport is required")]
+    [InlineData("serve --transport signalr --io async", "--io applies to the socket and pipe transports, not signalr")]
     [InlineData("frobnicate", "unknown command 'frobnicate'")]
     public async Task Bad_options_exit_2_with_one_line_on_stderr(string commandLine, string message)
     {

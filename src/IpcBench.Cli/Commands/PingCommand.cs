@@ -76,7 +76,7 @@ internal static class PingCommand
         // --io and --wait shape both ends; --timeout only the client's waits.
         var shared = AddressOptions(a, "io", "wait");
         var clientOnly = AddressOptions(a, "timeout");
-        var bind = Parse(() => Validate(transport, EndpointOptions.WithAll(transport.DefaultAddress(), shared)));
+        var bind = Parse(() => AddressChecks.Validate(transport, EndpointOptions.WithAll(transport.DefaultAddress(), shared)));
 
         if (transport.UnsupportedReason is { } reason)
         {
@@ -100,7 +100,7 @@ internal static class PingCommand
         await using var server = remote is null
             ? await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"), ct: ct)
             : null;
-        var address = Parse(() => Validate(transport, EndpointOptions.WithAll(remote ?? server!.Address, string.Join("&", new[] { shared, clientOnly }.Where(o => o.Length > 0)))));
+        var address = Parse(() => AddressChecks.Validate(transport, EndpointOptions.WithAll(remote ?? server!.Address, string.Join("&", new[] { shared, clientOnly }.Where(o => o.Length > 0)))));
 
         LoopResult result;
         try
@@ -153,26 +153,6 @@ internal static class PingCommand
     /// <summary>The given options among <paramref name="keys"/>, as a query string ("io=async&amp;wait=spin").</summary>
     private static string AddressOptions(Arguments a, params string[] keys) =>
         string.Join("&", keys.Where(a.Has).Select(k => $"{k}={Uri.EscapeDataString(a.Get(k)!)}"));
-
-    /// <summary>Checks the address options now, as the transport will, so that a typo is a usage error (exit 2).</summary>
-    private static Uri Validate(ITransport transport, Uri address)
-    {
-        var query = EndpointOptions.Query(address);
-        if (query.TryGetValue("io", out string? io))
-        {
-            EndpointOptions.ParseIo(io);
-            if (!EndpointOptions.HasIoModes(transport))
-            {
-                throw new ArgumentException($"--io applies to the socket and pipe transports, not {transport.Name}, which waits its own way (see 'ipcbench list')");
-            }
-        }
-        if (query.TryGetValue("timeout", out string? t)) EndpointOptions.ParseDuration("--timeout", t);
-        if (query.ContainsKey("wait") && !transport.Variants.Any(v => v.StartsWith("wait=", StringComparison.Ordinal)))
-        {
-            throw new ArgumentException($"--wait applies to transports with wait strategies (mmf), not {transport.Name}");
-        }
-        return address;
-    }
 
     /// <summary>The largest size --size accepts; each transport then checks its own maximum.</summary>
     private const int LengthPrefixLimit = Core.Framing.LengthPrefix.DefaultMaxPayload;

@@ -19,7 +19,8 @@ internal static class ServeCommand
           --transport NAME   transport to serve (see 'ipcbench list')
           --address URI      address to bind (default: the transport's, e.g. tcp://127.0.0.1:0,
                              a free port; uds:///tmp/ipcbench-*/s.sock, a fresh private directory)
-          --io sync|async    blocking session threads (default) or async sessions on the thread pool
+          --io sync|async    socket and pipe transports: blocking session threads (default) or
+                             async sessions on the thread pool
           --wait MODE        mmf only: spin, hybrid (default) or block
           --cpu N            pin the server process to CPU N
           --parent-pid PID   stop when process PID exits or stdin closes (set by 'ipcbench ping')
@@ -38,6 +39,7 @@ internal static class ServeCommand
         {
             address = EndpointOptions.With(address, key, a.Get(key)!);
         }
+        AddressChecks.Validate(transport, address);
         if (a.Has("cpu"))
         {
             CpuAffinity.PinCurrentProcess(a.GetInt("cpu", 0, 0));
