@@ -2,6 +2,7 @@ using System.IO.Pipes;
 using System.Net;
 using System.Net.Sockets;
 using IpcBench.Core;
+using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace IpcBench.Transports.Grpc;
@@ -74,7 +75,7 @@ public sealed class GrpcTransport(GrpcOver over) : ITransport
         switch (over)
         {
             case GrpcOver.Tcp:
-                var endpoint = new IPEndPoint(IPAddress.Parse(address.Host == "localhost" ? "127.0.0.1" : address.Host), Math.Max(address.Port, 0));
+                var endpoint = KestrelHost.TcpEndpoint(address);
                 return await GrpcServer.StartAsync(options => options.Listen(endpoint, Http2Only),
                     bound => new Uri($"{Name}://{new Uri(bound).Authority}"), handler, max, () => { }, ct).ConfigureAwait(false);
 

@@ -1,3 +1,4 @@
+using System.Net;
 using IpcBench.Core;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
@@ -26,6 +27,19 @@ public sealed class KestrelHost : IAsyncDisposable
         _app = app;
         _cleanup = cleanup;
         BoundAddress = boundAddress;
+    }
+
+    /// <summary>
+    /// The IP endpoint a server address (<c>scheme://host:port</c>) asks Kestrel to bind: an IP
+    /// address, or "localhost" as 127.0.0.1 (the loopback IPv4 clients reach first); port 0 or none
+    /// for a free port.
+    /// </summary>
+    public static IPEndPoint TcpEndpoint(Uri address)
+    {
+        string host = address.DnsSafeHost == "localhost" ? "127.0.0.1" : address.DnsSafeHost;
+        return IPAddress.TryParse(host, out var ip)
+            ? new IPEndPoint(ip, Math.Max(address.Port, 0))
+            : throw new ArgumentException($"a server binds an IP address (such as 127.0.0.1 or 0.0.0.0), not '{address.Host}'");
     }
 
     /// <summary>The address Kestrel bound, as it reports it (e.g. "http://127.0.0.1:40123" or "http://unix:/path").</summary>

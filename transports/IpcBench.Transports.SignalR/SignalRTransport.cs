@@ -1,5 +1,5 @@
-using System.Net;
 using IpcBench.Core;
+using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.SignalR.Protocol;
 
 namespace IpcBench.Transports.SignalR;
@@ -45,8 +45,7 @@ public sealed class SignalRTransport : ITransport
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
         EndpointOptions.Parse(address);
-        var endpoint = new IPEndPoint(IPAddress.Parse(address.Host == "localhost" ? "127.0.0.1" : address.Host), Math.Max(address.Port, 0));
-        return await SignalRServer.StartAsync(Name, endpoint, handler, MaxEncoded, ct).ConfigureAwait(false);
+        return await SignalRServer.StartAsync(Name, KestrelHost.TcpEndpoint(address), handler, MaxEncoded, ct).ConfigureAwait(false);
     }
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
