@@ -7,7 +7,7 @@ namespace IpcBench.Benchmarks;
 
 /// <summary>
 /// Carries per-request percentiles from a benchmark's child process back to the host, where the
-/// summary columns are computed: BenchmarkDotNet 0.14 has no channel for that, so each case leaves a
+/// summary columns are computed: BenchmarkDotNet (0.15.8) has no channel for that, so each case leaves a
 /// small JSON file in <c>IPCBENCH_LATENCY_DIR</c>, named after its parameters.
 /// </summary>
 public static class LatencySidecar

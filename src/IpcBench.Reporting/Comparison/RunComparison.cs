@@ -1,5 +1,3 @@
-using IpcBench.Reporting.Statistics;
-
 namespace IpcBench.Reporting.Comparison;
 
 public enum Verdict
@@ -56,7 +54,7 @@ public sealed record RunComparison(
     private static CaseComparison Case(CaseResult b, CaseResult c, double threshold, double alpha)
     {
         double p50 = Change(b.LatencyUs.P50, c.LatencyUs.P50);
-        double p = MannWhitney.Test(b.SamplesUs, c.SamplesUs).P;
+        double p = RankTest.PValue(b.SamplesUs, c.SamplesUs);
         var verdict = p >= alpha ? Verdict.Same
             : p50 > threshold ? Verdict.Slower
             : p50 < -threshold ? Verdict.Faster
