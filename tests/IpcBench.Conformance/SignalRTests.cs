@@ -4,9 +4,9 @@ using System.Text;
 namespace IpcBench.Conformance;
 
 /// <summary>
-/// The signalr server speaks SignalR's hub protocols as their spec (aspnetcore's HubProtocol.md) writes
-/// them: a bare WebSocket here, sharing no code with IpcBench's client, does the handshake and calls
-/// Echo in MessagePack and in JSON.
+/// Interop with the SignalR hub: a bare WebSocket here, sharing no code with the SignalR client, does
+/// the handshake and calls Echo in MessagePack and in JSON as the hub protocol spec (aspnetcore's
+/// HubProtocol.md) writes them.
 /// </summary>
 public class SignalRTests
 {
@@ -35,8 +35,9 @@ public class SignalRTests
         await using var server = await TestServer.StartAsync("signalr");
         using var socket = await HandshakeAsync(server, "messagepack", 1);
 
-        // Echo wants bin; a string argument is a binding failure: an error completion for call "8".
-        byte[] invocation = [0x96, 0x01, 0x80, 0xa1, (byte)'8', 0xa4, .. "Echo"u8, 0x91, 0xa3, .. "abc"u8, 0x90];
+        // Echo wants bin; an integer argument (42) is a binding failure: an error completion for call "8".
+        // (MessagePack-CSharp reads a str as bytes, so a string would be taken.)
+        byte[] invocation = [0x96, 0x01, 0x80, 0xa1, (byte)'8', 0xa4, .. "Echo"u8, 0x91, 0x2a, 0x90];
         await SendAsync(socket, [(byte)invocation.Length, .. invocation], WebSocketMessageType.Binary);
         byte[] reply = await ReceiveSkippingPingsAsync(socket, [0x02, 0x91, 0x06]);
         Assert.Equal([0x95, 0x03, 0x80, 0xa1, (byte)'8', 0x01], reply[1..7]); // completion of "8", kind 1 (error)

@@ -1,6 +1,6 @@
 using System.IO.Pipes;
-using System.Net;
 using System.Net.Sockets;
+using Grpc.Net.Client;
 using IpcBench.Core;
 using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -20,30 +20,46 @@ public enum GrpcOver
     NamedPipe,
 }
 
-/// <summary>
-/// gRPC unary calls (Protos/echo.proto) on Kestrel and HttpClient: <c>grpc</c> over cleartext HTTP/2 on
-/// TCP; <c>grpc-uds</c> over a Unix domain socket and <c>grpc-pipe</c> over a Windows named pipe, which
-/// are what "gRPC over pipes" is on each OS (Kestrel's ListenUnixSocket / ListenNamedPipe, a
-/// ConnectCallback on the client). The wire protocol is gRPC's, so any gRPC client can call these
-/// servers; the grpc-dotnet packages themselves cannot be restored here.
-/// </summary>
-public sealed class GrpcTransport(GrpcOver over) : ITransport
+/// <summary>How a connection calls: one unary call per request, or one stream held open.</summary>
+public enum GrpcCalls
 {
+    Unary,
+    Stream,
+}
+
+/// <summary>
+/// gRPC on grpc-dotnet (Protos/echo.proto): Grpc.AspNetCore on Kestrel serving, a GrpcChannel and the
+/// generated client calling. <c>grpc</c> is unary calls over cleartext HTTP/2 on TCP; <c>grpc-uds</c>
+/// and <c>grpc-pipe</c> the same over a Unix domain socket and a Windows named pipe, which is what
+/// "gRPC over pipes" is on each OS (Kestrel's ListenUnixSocket / ListenNamedPipe, a SocketsHttpHandler
+/// ConnectCallback on the client, as Microsoft's inter-process gRPC articles show); <c>grpc-stream</c>
+/// is one bidirectional stream held open over TCP, a message each way per request.
+/// </summary>
+public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Unary) : ITransport
+{
+    /// <summary>The largest payload: gRPC's customary default message limit.</summary>
+    private const int MaxPayload = 4 * 1024 * 1024;
+
+    /// <summary>The largest encoded message: the payload behind its field tag and length (at most 6 bytes).</summary>
+    private const int MaxMessage = MaxPayload + 16;
+
     /// <summary>The name a grpc-pipe server binds when told <c>grpc-pipe://auto</c>: a fresh one, <c>ipcbench-PID-RANDOM</c>.</summary>
     private const string AutoPipeName = "auto";
 
-    public string Name => over switch
+    public string Name => (over, calls) switch
     {
-        GrpcOver.UnixSocket => "grpc-uds",
-        GrpcOver.NamedPipe => "grpc-pipe",
+        (GrpcOver.UnixSocket, _) => "grpc-uds",
+        (GrpcOver.NamedPipe, _) => "grpc-pipe",
+        (_, GrpcCalls.Stream) => "grpc-stream",
         _ => "grpc",
     };
 
-    public string Description => over switch
+    public string Description => (over, calls) switch
     {
-        GrpcOver.UnixSocket => "gRPC (HTTP/2 h2c, unary) over a Unix domain socket: Kestrel ListenUnixSocket + HttpClient ConnectCallback",
-        GrpcOver.NamedPipe => "gRPC (HTTP/2 h2c, unary) over a named pipe: Kestrel ListenNamedPipe + HttpClient ConnectCallback (not yet run on Windows)",
-        _ => "gRPC (HTTP/2 h2c, unary) over TCP: Kestrel + HttpClient",
+        (GrpcOver.UnixSocket, _) => "grpc-dotnet unary calls (HTTP/2 h2c) over a Unix domain socket: Kestrel ListenUnixSocket + GrpcChannel ConnectCallback",
+        (GrpcOver.NamedPipe, _) => "grpc-dotnet unary calls (HTTP/2 h2c) over a named pipe: Kestrel ListenNamedPipe + GrpcChannel ConnectCallback (not yet run on Windows)",
+        (_, GrpcCalls.Stream) => "grpc-dotnet bidirectional stream held open (HTTP/2 h2c) over TCP, a message each way per request: Grpc.AspNetCore + GrpcChannel",
+        _ => "grpc-dotnet unary calls (HTTP/2 h2c) over TCP: Grpc.AspNetCore on Kestrel + GrpcChannel",
     };
 
     public string? UnsupportedReason => over switch
@@ -56,9 +72,9 @@ public sealed class GrpcTransport(GrpcOver over) : ITransport
 
     public TransportCapabilities Capabilities => new(
         TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | (over == GrpcOver.Tcp ? TransportFeatures.CrossHost : 0),
-        4 * 1024 * 1024); // gRPC's customary default message limit
+        MaxPayload);
 
-    /// <summary>HttpClient and Kestrel are async through and through: there is no blocking mode to vary.</summary>
+    /// <summary>grpc-dotnet and Kestrel are async through and through: there is no blocking mode to vary.</summary>
     public IReadOnlyList<string> Variants => [];
 
     public Uri DefaultAddress() => over switch
@@ -71,18 +87,17 @@ public sealed class GrpcTransport(GrpcOver over) : ITransport
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
         EndpointOptions.Parse(address); // io does not apply; the common options are checked all the same
-        int max = Capabilities.MaxMessageSize;
         switch (over)
         {
             case GrpcOver.Tcp:
                 var endpoint = KestrelHost.TcpEndpoint(address);
                 return await GrpcServer.StartAsync(options => options.Listen(endpoint, Http2Only),
-                    bound => new Uri($"{Name}://{new Uri(bound).Authority}"), handler, max, () => { }, ct).ConfigureAwait(false);
+                    bound => new Uri($"{Name}://{new Uri(bound).Authority}"), handler, MaxMessage, () => { }, ct).ConfigureAwait(false);
 
             case GrpcOver.NamedPipe:
                 string pipe = address.Host == AutoPipeName ? "ipcbench-" + PrivateDirectory.UniqueName() : address.Host;
                 return await GrpcServer.StartAsync(options => options.ListenNamedPipe(pipe, Http2Only),
-                    _ => new Uri($"{Name}://{pipe}"), handler, max, () => { }, ct).ConfigureAwait(false);
+                    _ => new Uri($"{Name}://{pipe}"), handler, MaxMessage, () => { }, ct).ConfigureAwait(false);
 
             default:
                 string path = PrivateDirectory.Resolve(PathAddress.ToPath(address), out string? ownDirectory);
@@ -96,7 +111,7 @@ public sealed class GrpcTransport(GrpcOver over) : ITransport
                     throw;
                 }
                 return await GrpcServer.StartAsync(options => options.ListenUnixSocket(path, Http2Only),
-                    _ => PathAddress.ToUri(Name, path), handler, max,
+                    _ => PathAddress.ToUri(Name, path), handler, MaxMessage,
                     () =>
                     {
                         File.Delete(path);
@@ -109,16 +124,48 @@ public sealed class GrpcTransport(GrpcOver over) : ITransport
     {
         var options = EndpointOptions.Parse(address);
         var peer = EndpointOptions.WithoutQuery(address);
-        var connection = new GrpcConnection(peer, LocalChannel(address), options.ConnectTimeout, options.ConnectTimeout, Capabilities.MaxMessageSize);
-        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, ct).ConfigureAwait(false); // HTTP/2 connects on the first call
+        var channel = OpenChannel(address, options.ConnectTimeout);
+        IGrpcConnection connection = calls == GrpcCalls.Stream
+            ? new GrpcStreamConnection(channel, peer.ToString(), MaxPayload)
+            : new GrpcUnaryConnection(channel, peer.ToString(), MaxPayload);
+        connection.Timeout = options.ConnectTimeout;
+        // HTTP/2 connects on the first call (and GrpcChannel.ConnectAsync refuses a ConnectCallback): one call shows a server is there.
+        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, ct).ConfigureAwait(false);
         connection.Timeout = options.RequestTimeout;
         return connection;
+    }
+
+    /// <summary>
+    /// A channel of its own for each connection (so one HTTP/2 connection), on a SocketsHttpHandler: for TCP
+    /// as GrpcChannel.ForAddress makes one, plus a connect timeout; otherwise with a ConnectCallback that
+    /// opens the Unix socket or the named pipe.
+    /// </summary>
+    private GrpcChannel OpenChannel(Uri address, TimeSpan connectTimeout)
+    {
+        var handler = new SocketsHttpHandler { ConnectTimeout = connectTimeout, EnableMultipleHttp2Connections = true };
+        string target = "http://localhost"; // over a socket or a pipe the authority is a formality
+        if (LocalStream(address) is { } open)
+        {
+            handler.ConnectCallback = (_, ct) => open(ct);
+        }
+        else
+        {
+            target = $"http://{address.Authority}";
+        }
+        return GrpcChannel.ForAddress(target, new GrpcChannelOptions
+        {
+            HttpHandler = handler,
+            DisposeHttpClient = true,
+            MaxReceiveMessageSize = MaxMessage,
+            MaxSendMessageSize = MaxMessage,
+            ThrowOperationCanceledOnCancellation = true,
+        });
     }
 
     private static void Http2Only(ListenOptions listen) => listen.Protocols = HttpProtocols.Http2;
 
     /// <summary>How the client opens its connection when it is not TCP: the ConnectCallback's stream. Null for TCP.</summary>
-    private GrpcConnection.StreamOpener? LocalChannel(Uri address)
+    private Func<CancellationToken, ValueTask<Stream>>? LocalStream(Uri address)
     {
         switch (over)
         {

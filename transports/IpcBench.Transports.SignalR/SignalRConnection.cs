@@ -1,11 +1,6 @@
-using System.Net;
-using System.Net.WebSockets;
 using IpcBench.Core;
-using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.SignalR;
 using Microsoft.AspNetCore.SignalR.Client;
-using Microsoft.AspNetCore.SignalR.Protocol;
-using Microsoft.Extensions.DependencyInjection;
 
 namespace IpcBench.Transports.SignalR;
 
@@ -29,16 +24,10 @@ internal sealed class SignalRConnection : IConnection
         _timeout = timeout;
     }
 
-    /// <summary>Opens the WebSocket to <paramref name="hubUri"/> and completes SignalR's handshake, within <paramref name="connectTimeout"/>.</summary>
-    public static async Task<SignalRConnection> ConnectAsync(Uri peer, Uri hubUri, IHubProtocol protocol, int maxMessage,
+    /// <summary>Starts <paramref name="hub"/> (its WebSocket and SignalR's handshake) within <paramref name="connectTimeout"/>.</summary>
+    public static async Task<SignalRConnection> ConnectAsync(HubConnection hub, Uri peer, int maxMessage,
         TimeSpan connectTimeout, TimeSpan timeout, CancellationToken ct)
     {
-        var builder = new HubConnectionBuilder();
-        var messageType = protocol.TransferFormat == TransferFormat.Text ? WebSocketMessageType.Text : WebSocketMessageType.Binary;
-        builder.Services.AddSingleton<IConnectionFactory>(new WebSocketConnectionFactory(messageType));
-        builder.Services.AddSingleton<EndPoint>(new UriEndPoint(hubUri));
-        builder.Services.AddSingleton<IHubProtocol>(protocol); // the last one registered is the one used
-        var hub = builder.Build();
         hub.HandshakeTimeout = connectTimeout;
 
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);

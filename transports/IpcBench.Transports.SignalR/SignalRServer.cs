@@ -4,16 +4,13 @@ using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.AspNetCore.SignalR.Protocol;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.DependencyInjection.Extensions;
 
 namespace IpcBench.Transports.SignalR;
 
 /// <summary>
 /// Kestrel serving <see cref="EchoHub"/> over WebSockets (HTTP/1.1 upgrade), inside the 'ipcbench serve'
-/// process. It speaks every hub protocol IpcBench has (JSON and MessagePack); each client picks one in
-/// its handshake.
+/// process. It speaks both hub protocols, JSON and MessagePack; each client picks one in its handshake.
 /// </summary>
 internal sealed class SignalRServer(KestrelHost host, Uri address) : IServer
 {
@@ -26,8 +23,7 @@ internal sealed class SignalRServer(KestrelHost host, Uri address) : IServer
             services =>
             {
                 services.AddSingleton(new HubRequestHandler(handler));
-                services.AddSignalR(o => o.MaximumReceiveMessageSize = maxEncoded); // JSON comes with it
-                services.TryAddEnumerable(ServiceDescriptor.Singleton<IHubProtocol, MessagePackProtocol>());
+                services.AddSignalR(o => o.MaximumReceiveMessageSize = maxEncoded).AddMessagePackProtocol(); // JSON comes with it
             },
             app =>
             {

@@ -1,6 +1,8 @@
 using IpcBench.Core;
 using IpcBench.Transports.Kestrel;
-using Microsoft.AspNetCore.SignalR.Protocol;
+using Microsoft.AspNetCore.Http.Connections;
+using Microsoft.AspNetCore.SignalR.Client;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IpcBench.Transports.SignalR;
 
@@ -15,22 +17,25 @@ public sealed class SignalRTransport : ITransport
     private const int MaxPayload = 1 << 20;
     private const int MaxEncoded = 2 * MaxPayload;
 
-    private readonly IHubProtocol _protocol;
+    private readonly string _protocol;
+    private readonly Func<IHubConnectionBuilder, IHubConnectionBuilder> _withProtocol;
 
-    private SignalRTransport(string name, IHubProtocol protocol)
+    private SignalRTransport(string name, string protocol, Func<IHubConnectionBuilder, IHubConnectionBuilder> withProtocol)
     {
         Name = name;
         _protocol = protocol;
+        _withProtocol = withProtocol;
     }
 
-    public static SignalRTransport MessagePack() => new("signalr", new MessagePackProtocol());
+    public static SignalRTransport MessagePack() => new("signalr", "MessagePack", b => b.AddMessagePackProtocol());
 
-    public static SignalRTransport Json() => new("signalr-json", new JsonHubProtocol());
+    /// <summary>JSON is what a HubConnectionBuilder speaks unless told otherwise.</summary>
+    public static SignalRTransport Json() => new("signalr-json", "JSON", b => b);
 
     public string Name { get; }
 
     public string Description =>
-        $"SignalR hub over a WebSocket (negotiation skipped), {_protocol.Name} protocol: Kestrel + HubConnection";
+        $"SignalR hub on Kestrel, called by HubConnection over a WebSocket (negotiation skipped), {_protocol} hub protocol";
 
     public string? UnsupportedReason => null;
 
@@ -52,8 +57,11 @@ public sealed class SignalRTransport : ITransport
     {
         var options = EndpointOptions.Parse(address);
         var peer = EndpointOptions.WithoutQuery(address);
-        var hubUri = new Uri($"ws://{peer.Authority}{EchoHub.Path}");
-        return await SignalRConnection.ConnectAsync(peer, hubUri, _protocol, MaxPayload, options.ConnectTimeout, options.RequestTimeout, ct)
-            .ConfigureAwait(false);
+        var hub = _withProtocol(new HubConnectionBuilder().WithUrl($"http://{peer.Authority}{EchoHub.Path}", HttpTransportType.WebSockets, o =>
+        {
+            o.SkipNegotiation = true;
+            o.TransportMaxBufferSize = o.ApplicationMaxBufferSize = MaxEncoded; // back-pressure thresholds: a whole message fits
+        })).Build();
+        return await SignalRConnection.ConnectAsync(hub, peer, MaxPayload, options.ConnectTimeout, options.RequestTimeout, ct).ConfigureAwait(false);
     }
 }

@@ -4,8 +4,8 @@ using System.Runtime.InteropServices;
 namespace IpcBench.Transports.ZeroMQ;
 
 /// <summary>
-/// The few libzmq (4.x) calls IpcBench needs, bound directly: NetMQ, the managed port, is not
-/// available to this project, and libzmq is the reference implementation anyway.
+/// The few libzmq (4.x) calls <c>zmq-libzmq</c> needs, bound directly: the native engine that other
+/// languages' ZeroMQ bindings wrap, measured beside NetMQ, the managed port.
 /// </summary>
 internal static unsafe partial class LibZmq
 {

@@ -4,15 +4,15 @@ using IpcBench.Core.Framing;
 namespace IpcBench.Transports.ZeroMQ;
 
 /// <summary>
-/// ZeroMQ request/reply (REQ/REP) over TCP through libzmq: <c>zmq://127.0.0.1:5555</c> is the
-/// ZeroMQ endpoint <c>tcp://127.0.0.1:5555</c>. Every message crosses libzmq's I/O thread on each
-/// side, which is the cost this transport shows next to plain <c>tcp</c>.
+/// <c>zmq-libzmq</c>: ZeroMQ request/reply (REQ/REP) over TCP through libzmq, the native engine, bound
+/// directly. Every message crosses libzmq's I/O thread on each side, which is the cost this transport
+/// shows next to plain <c>tcp</c>; beside <c>zmq</c> (NetMQ) it shows the native engine against the managed one.
 /// </summary>
-public sealed class ZmqTransport : ITransport
+public sealed class LibZmqTransport : ITransport
 {
-    public string Name => "zmq";
+    public string Name => "zmq-libzmq";
 
-    public string Description => "ZeroMQ REQ/REP over TCP through libzmq (each side adds libzmq's I/O thread)";
+    public string Description => "ZeroMQ REQ/REP over TCP through libzmq, the native engine, called directly (each side adds libzmq's I/O thread)";
 
     public string? UnsupportedReason => LibZmq.Unavailable;
 
@@ -22,7 +22,7 @@ public sealed class ZmqTransport : ITransport
     /// <summary>libzmq calls block on the calling thread: there is no I/O mode to vary.</summary>
     public IReadOnlyList<string> Variants => [];
 
-    public Uri DefaultAddress() => new("zmq://127.0.0.1:0");
+    public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
     public ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
@@ -31,14 +31,14 @@ public sealed class ZmqTransport : ITransport
         try
         {
             LibZmq.SetLong(socket, LibZmq.MaxMsgSize, Capabilities.MaxMessageSize); // a peer that sends more is dropped
-            string endpoint = TcpEndpoint(address, bind: true);
+            string endpoint = ZmqEndpoint.Tcp(address, bind: true);
             if (LibZmq.Bind(socket, endpoint) < 0)
             {
                 throw new TransportException($"cannot listen on {endpoint}: {LibZmq.LastError(out _)}");
             }
             // "tcp://127.0.0.1:41235" once bound: the real port for a requested port 0.
-            var bound = new Uri("zmq://" + LibZmq.GetString(socket, LibZmq.LastEndpoint)["tcp://".Length..]);
-            return ValueTask.FromResult<IServer>(new ZmqServer(context, socket, bound, handler));
+            var bound = ZmqEndpoint.Bound(Name, LibZmq.GetString(socket, LibZmq.LastEndpoint));
+            return ValueTask.FromResult<IServer>(new LibZmqServer(context, socket, bound, handler));
         }
         catch
         {
@@ -52,17 +52,17 @@ public sealed class ZmqTransport : ITransport
         var options = CheckOptions(address);
         var peer = EndpointOptions.WithoutQuery(address);
         var (context, socket) = Open(LibZmq.Req);
-        ZmqConnection connection;
+        LibZmqConnection connection;
         try
         {
             LibZmq.SetInt(socket, LibZmq.ReqRelaxed, 1);
             LibZmq.SetInt(socket, LibZmq.ReqCorrelate, 1);
             LibZmq.SetInt(socket, LibZmq.SndTimeo, (int)options.RequestTimeout.TotalMilliseconds);
-            if (LibZmq.Connect(socket, TcpEndpoint(address, bind: false)) < 0)
+            if (LibZmq.Connect(socket, ZmqEndpoint.Tcp(address, bind: false)) < 0)
             {
                 throw new TransportException($"could not connect to {peer}: {LibZmq.LastError(out _)}");
             }
-            connection = new ZmqConnection(context, socket, peer, Capabilities.MaxMessageSize);
+            connection = new LibZmqConnection(context, socket, peer, Capabilities.MaxMessageSize);
             connection.SetReplyTimeout(options.ConnectTimeout);
         }
         catch
@@ -79,7 +79,7 @@ public sealed class ZmqTransport : ITransport
     {
         if (UnsupportedReason is { } reason)
         {
-            throw new TransportException($"zmq does not run here: {reason}");
+            throw new TransportException($"{Name} does not run here: {reason}");
         }
         // io does not apply: libzmq calls block on the calling thread whatever it says.
         return EndpointOptions.Parse(address);
@@ -107,20 +107,5 @@ public sealed class ZmqTransport : ITransport
     {
         LibZmq.Close(socket);
         LibZmq.ContextTerm(context);
-    }
-
-    /// <summary><c>zmq://host:port</c> as a libzmq TCP endpoint; port 0 binds a free port ('*').</summary>
-    private static string TcpEndpoint(Uri address, bool bind)
-    {
-        if (address.Port < 0 || address.AbsolutePath.Length > 1)
-        {
-            throw new ArgumentException($"{address} is not a zmq address: write zmq://HOST:PORT");
-        }
-        string host = address.HostNameType == UriHostNameType.IPv6 ? $"[{address.IdnHost}]" : address.IdnHost;
-        if (!bind && host == "localhost")
-        {
-            host = "127.0.0.1"; // servers bind 127.0.0.1; "localhost" may resolve to ::1 first
-        }
-        return $"tcp://{host}:{(bind && address.Port == 0 ? "*" : address.Port)}";
     }
 }

@@ -7,7 +7,7 @@ namespace IpcBench.Transports.ZeroMQ;
 /// timeouts. REQ_RELAXED and REQ_CORRELATE let a request follow one that timed out, with any late
 /// reply to the old one dropped by libzmq. Allocates nothing per request.
 /// </summary>
-internal sealed unsafe class ZmqConnection : IConnection
+internal sealed unsafe class LibZmqConnection : IConnection
 {
     private readonly IntPtr _context;
     private readonly IntPtr _socket;
@@ -17,7 +17,7 @@ internal sealed unsafe class ZmqConnection : IConnection
 
     private readonly int _maxMessage;
 
-    public ZmqConnection(IntPtr context, IntPtr socket, Uri peer, int maxMessage)
+    public LibZmqConnection(IntPtr context, IntPtr socket, Uri peer, int maxMessage)
     {
         _maxMessage = maxMessage;
         _context = context;

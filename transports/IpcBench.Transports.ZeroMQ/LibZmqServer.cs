@@ -7,7 +7,7 @@ namespace IpcBench.Transports.ZeroMQ;
 /// ZeroMQ REQ client, in any language, gets its payload back. One dedicated thread owns the socket
 /// (libzmq sockets are not thread-safe); stopping shuts the context down, which ends its blocking receive.
 /// </summary>
-internal sealed unsafe class ZmqServer : IServer
+internal sealed unsafe class LibZmqServer : IServer
 {
     private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
 
@@ -17,7 +17,7 @@ internal sealed unsafe class ZmqServer : IServer
     private readonly Thread _thread;
     private volatile bool _stopping;
 
-    public ZmqServer(IntPtr context, IntPtr socket, Uri address, RequestHandler handler)
+    public LibZmqServer(IntPtr context, IntPtr socket, Uri address, RequestHandler handler)
     {
         _context = context;
         _socket = socket;

@@ -1,0 +1,46 @@
+using Google.Protobuf;
+using Grpc.Core;
+using IpcBench.Core;
+using IpcBench.Core.Measurement;
+using Ipcbench;
+
+namespace IpcBench.Transports.Grpc;
+
+/// <summary>
+/// The Echo service of Protos/echo.proto, on the base class Grpc.Tools generates: each request's payload
+/// goes through the server's request handler. Grpc.AspNetCore makes one instance per call.
+/// </summary>
+internal sealed class EchoService(EchoService.Handler handler) : Echo.EchoBase
+{
+    public override Task<EchoMessage> Call(EchoMessage request, ServerCallContext context) =>
+        Task.FromResult(handler.Answer(request));
+
+    public override async Task Stream(IAsyncStreamReader<EchoMessage> requests, IServerStreamWriter<EchoMessage> replies, ServerCallContext context)
+    {
+        while (await requests.MoveNext(context.CancellationToken).ConfigureAwait(false))
+        {
+            await replies.WriteAsync(handler.Answer(requests.Current), context.CancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>The server's <see cref="RequestHandler"/>, shared by every call.</summary>
+    internal sealed class Handler(RequestHandler handler)
+    {
+        public EchoMessage Answer(EchoMessage request)
+        {
+            var payload = request.Payload.Span;
+            // The reply is built in an array of its own and wrapped, not copied: the message keeps it.
+            byte[] reply = new byte[Math.Max(payload.Length, ServerStats.MessageSize)];
+            try
+            {
+                int length = handler(payload, reply);
+                return new EchoMessage { Payload = UnsafeByteOperations.UnsafeWrap(reply.AsMemory(0, length)) };
+            }
+            catch (TransportException e)
+            {
+                // A request the handler refuses fails that call alone, with a status any gRPC client understands.
+                throw new RpcException(new Status(e is FrameTooLargeException ? StatusCode.ResourceExhausted : StatusCode.InvalidArgument, e.Message));
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+using Google.Protobuf;
+using Grpc.Core;
+using IpcBench.Core;
+using Ipcbench;
+
+namespace IpcBench.Transports.Grpc;
+
+/// <summary>A gRPC connection: its reply timeout is the connect timeout while it probes, the request timeout after.</summary>
+internal interface IGrpcConnection : IConnection
+{
+    TimeSpan Timeout { set; }
+}
+
+/// <summary>What the unary and the streaming connection do alike: wrap a request, copy a reply out, name a failure.</summary>
+internal static class GrpcMessages
+{
+    /// <summary>
+    /// The request as a message, wrapping the caller's bytes rather than copying them (Google.Protobuf's
+    /// UnsafeByteOperations): the bytes stay untouched until the call has sent them.
+    /// </summary>
+    public static EchoMessage Request(ReadOnlyMemory<byte> payload, int maxPayload) =>
+        payload.Length > maxPayload
+            ? throw new FrameTooLargeException(payload.Length, maxPayload)
+            : new EchoMessage { Payload = UnsafeByteOperations.UnsafeWrap(payload) };
+
+    public static int CopyReply(EchoMessage answer, Memory<byte> reply)
+    {
+        var payload = answer.Payload.Span;
+        if (payload.Length > reply.Length)
+        {
+            throw new FrameTooLargeException(payload.Length, reply.Length);
+        }
+        payload.CopyTo(reply.Span);
+        return payload.Length;
+    }
+
+    public static TransportException Failure(RpcException e, string peer, TimeSpan timeout) => e.StatusCode switch
+    {
+        StatusCode.DeadlineExceeded => new TransportTimeoutException($"no reply from {peer} within {timeout.TotalMilliseconds:0} ms"),
+        StatusCode.Unavailable => new TransportException($"connection to {peer} failed: {e.Status.Detail}", e),
+        _ => new TransportException($"{peer} answered gRPC status {e.StatusCode}: {e.Status.Detail}", e),
+    };
+}

@@ -1,0 +1,42 @@
+using Grpc.Core;
+using Grpc.Net.Client;
+using IpcBench.Core;
+using Ipcbench;
+
+namespace IpcBench.Transports.Grpc;
+
+/// <summary>
+/// One GrpcChannel and the generated client, made once and reused: each request is one unary
+/// <c>Echo.Call</c> with a deadline, as a gRPC service calls another.
+/// </summary>
+internal sealed class GrpcUnaryConnection(GrpcChannel channel, string peer, int maxPayload) : IGrpcConnection
+{
+    private readonly Echo.EchoClient _client = new(channel);
+
+    public TimeSpan Timeout { get; set; }
+
+    public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+    {
+        var message = GrpcMessages.Request(request, maxPayload);
+        try
+        {
+            using var call = _client.CallAsync(message, deadline: DateTime.UtcNow + Timeout, cancellationToken: ct);
+            return GrpcMessages.CopyReply(await call.ResponseAsync.ConfigureAwait(false), reply);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            // With ThrowOperationCanceledOnCancellation, grpc-dotnet reports a passed deadline this way too.
+            throw new TransportTimeoutException($"no reply from {peer} within {Timeout.TotalMilliseconds:0} ms");
+        }
+        catch (RpcException e)
+        {
+            throw GrpcMessages.Failure(e, peer, Timeout);
+        }
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        channel.Dispose();
+        return ValueTask.CompletedTask;
+    }
+}

@@ -1,0 +1,66 @@
+using IpcBench.Core;
+using NetMQ;
+using NetMQ.Sockets;
+
+namespace IpcBench.Transports.ZeroMQ;
+
+/// <summary>
+/// A NetMQ RequestSocket: the request copied into a message from NetMQ's buffer pool and sent, the
+/// reply received into one reused <c>Msg</c>, both blocking with a timeout. NetMQ's default pool
+/// allocates each message's buffer: that allocation is NetMQ's, and the benchmark reports it.
+/// </summary>
+internal sealed class NetMqConnection(RequestSocket socket, Uri peer, int maxMessage) : IConnection
+{
+    private readonly string _peer = peer.ToString();
+    private Msg _reply;
+    private bool _disposed;
+
+    public TimeSpan Timeout { get; set; }
+
+    public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (request.Length > maxMessage)
+        {
+            throw new FrameTooLargeException(request.Length, maxMessage); // the server would drop us for it
+        }
+        var message = new Msg();
+        message.InitPool(request.Length);
+        request.Span.CopyTo(message.Slice());
+        bool sent = socket.TrySend(ref message, Timeout, more: false);
+        message.Close();
+        if (!sent)
+        {
+            throw new TransportTimeoutException($"could not send to {_peer} within {Timeout.TotalMilliseconds:0} ms");
+        }
+        _reply.InitEmpty();
+        try
+        {
+            if (!socket.TryReceive(ref _reply, Timeout))
+            {
+                throw new TransportTimeoutException($"no reply from {_peer} within {Timeout.TotalMilliseconds:0} ms");
+            }
+            var payload = _reply.Slice();
+            if (payload.Length > reply.Length)
+            {
+                throw new FrameTooLargeException(payload.Length, reply.Length);
+            }
+            payload.CopyTo(reply.Span);
+            return new ValueTask<int>(payload.Length);
+        }
+        finally
+        {
+            _reply.Close();
+        }
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        if (!_disposed)
+        {
+            _disposed = true;
+            NetMqRuntime.Close(socket);
+        }
+        return ValueTask.CompletedTask;
+    }
+}
