@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Runs the IpcBench tests on a fresh Debian/Ubuntu machine: installs and starts what the
-# transports under test need (libzmq5 for zmq, a RabbitMQ broker for amqp), then dotnet test.
-# Needs root (or sudo) for the installs; with both already there it installs nothing.
+# transports under test need (libzmq5 for zmq-libzmq, a RabbitMQ broker for amqp) and the Python
+# modules of the interop tests (gRPC and ZeroMQ clients in another language), then dotnet test.
+# Needs root (or sudo) for the installs; with everything already there it installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")"
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-if ! dpkg -s libzmq5 rabbitmq-server >/dev/null 2>&1; then
-  echo "== installing libzmq5 and rabbitmq-server"
+packages="libzmq5 rabbitmq-server python3-grpcio python3-grpc-tools python3-zmq"
+if ! dpkg -s $packages >/dev/null 2>&1; then
+  echo "== installing $packages"
   $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q libzmq5 rabbitmq-server
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $packages
 fi
 if ! $sudo rabbitmqctl -q status >/dev/null 2>&1; then
   echo "== starting rabbitmq-server"

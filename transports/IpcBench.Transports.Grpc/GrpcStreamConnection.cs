@@ -19,7 +19,7 @@ internal sealed class GrpcStreamConnection : IGrpcConnection
     private readonly string _peer;
     private readonly int _maxPayload;
     /// <summary>The per-request timeout: one source, rearmed for each request and reset after it.</summary>
-    private readonly CancellationTokenSource _deadline = new();
+    private CancellationTokenSource _deadline = new();
     private string? _broken;
 
     public GrpcStreamConnection(GrpcChannel channel, string peer, int maxPayload)
@@ -39,7 +39,8 @@ internal sealed class GrpcStreamConnection : IGrpcConnection
             throw new TransportException($"the stream to {_peer} has ended: {why}");
         }
         var message = GrpcMessages.Request(request, _maxPayload);
-        using var caller = ct.UnsafeRegister(static s => ((CancellationTokenSource)s!).Cancel(), _deadline);
+        int length;
+        var caller = ct.UnsafeRegister(static s => ((CancellationTokenSource)s!).Cancel(), _deadline);
         _deadline.CancelAfter(Timeout);
         try
         {
@@ -48,24 +49,35 @@ internal sealed class GrpcStreamConnection : IGrpcConnection
             {
                 throw new TransportException($"{_peer} ended the stream");
             }
-            int length = GrpcMessages.CopyReply(_call.ResponseStream.Current, reply);
-            _deadline.TryReset();
-            return length;
+            length = GrpcMessages.CopyReply(_call.ResponseStream.Current, reply);
         }
         catch (Exception e)
         {
-            Exception failure = e switch
-            {
-                _ when ct.IsCancellationRequested => new OperationCanceledException(ct),
-                RpcException rpc when !_deadline.IsCancellationRequested => GrpcMessages.Failure(rpc, _peer, Timeout),
-                TransportException transport => transport,
-                _ when _deadline.IsCancellationRequested => new TransportTimeoutException($"no reply from {_peer} within {Timeout.TotalMilliseconds:0} ms"),
-                _ => new TransportException($"the stream to {_peer} failed: {e.Message}", e),
-            };
+            var failure = Failure(e, ct);
             _broken = failure.Message;
             throw failure;
         }
+        finally
+        {
+            caller.Dispose();
+        }
+        if (!_deadline.TryReset())
+        {
+            // The timer fired just as the reply came: a fired source cannot be rearmed, so it is replaced.
+            _deadline.Dispose();
+            _deadline = new CancellationTokenSource();
+        }
+        return length;
     }
+
+    private Exception Failure(Exception e, CancellationToken ct) => e switch
+    {
+        _ when ct.IsCancellationRequested => new OperationCanceledException(ct),
+        RpcException rpc when !_deadline.IsCancellationRequested => GrpcMessages.Failure(rpc, _peer, Timeout),
+        TransportException transport => transport,
+        _ when _deadline.IsCancellationRequested => new TransportTimeoutException($"no reply from {_peer} within {Timeout.TotalMilliseconds:0} ms"),
+        _ => new TransportException($"the stream to {_peer} failed: {e.Message}", e),
+    };
 
     public async ValueTask DisposeAsync()
     {
