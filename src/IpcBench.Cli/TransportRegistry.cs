@@ -1,10 +1,12 @@
 using IpcBench.Core;
 using IpcBench.Transports.Grpc;
+using IpcBench.Transports.JsonRpc;
 using IpcBench.Transports.Pipes;
 using IpcBench.Transports.RabbitMQ;
 using IpcBench.Transports.SharedMemory;
 using IpcBench.Transports.SignalR;
 using IpcBench.Transports.Sockets;
+using IpcBench.Transports.Wcf;
 using IpcBench.Transports.ZeroMQ;
 
 namespace IpcBench.Cli;
@@ -34,6 +36,9 @@ public static class TransportRegistry
         new GrpcTransport(GrpcOver.Tcp, GrpcCalls.Stream),
         SignalRTransport.MessagePack(),
         SignalRTransport.Json(),
+        JsonRpcTransport.MessagePack(),
+        JsonRpcTransport.Json(),
+        new WcfTransport(),
     ];
 
     public static IEnumerable<string> Names => All.Select(t => t.Name);

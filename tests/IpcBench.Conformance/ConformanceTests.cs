@@ -165,16 +165,29 @@ public class ConformanceTests
         }
     }
 
-    /// <summary>Sends a signal and, for STOP, waits until every thread of the process has stopped.</summary>
+    /// <summary>
+    /// Sends a signal to the server and every process under it (the wcf server is a host process that
+    /// 'ipcbench serve' starts) and, for STOP, waits until every thread of them has stopped.
+    /// </summary>
     private static void Signal(int pid, string signal)
     {
-        using var kill = System.Diagnostics.Process.Start("kill", $"-{signal} {pid}");
+        int[] tree = [pid, .. Descendants(pid)];
+        using var kill = System.Diagnostics.Process.Start("kill", $"-{signal} {string.Join(' ', tree)}");
         kill.WaitForExit();
         var deadline = DateTime.UtcNow.AddSeconds(5);
-        while (signal == "STOP" && DateTime.UtcNow < deadline && !AllStopped(pid))
+        while (signal == "STOP" && DateTime.UtcNow < deadline && !tree.All(AllStopped))
         {
             Thread.Sleep(10);
         }
+    }
+
+    private static IEnumerable<int> Descendants(int pid)
+    {
+        string children = $"/proc/{pid}/task/{pid}/children";
+        var direct = File.Exists(children)
+            ? File.ReadAllText(children).Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(int.Parse).ToList()
+            : [];
+        return direct.Concat(direct.SelectMany(Descendants));
     }
 
     private static bool AllStopped(int pid) => Directory.EnumerateDirectories($"/proc/{pid}/task").All(task =>

@@ -33,7 +33,7 @@ internal sealed class PipeListener : IStreamListener
     public Uri Address { get; }
 
     private NamedPipeServerStream NewInstance() => new(_name, PipeDirection.InOut,
-        NamedPipeServerStream.MaxAllowedServerInstances, PipeTransmissionMode.Byte, PipeTransport.PipeOptionsFor(_io));
+        NamedPipeServerStream.MaxAllowedServerInstances, PipeTransmissionMode.Byte, PipeEndpoint.Options(_io));
 
     public async ValueTask<Stream> AcceptAsync(CancellationToken ct)
     {

@@ -1,4 +1,3 @@
-using System.IO.Pipes;
 using IpcBench.Core;
 using IpcBench.Core.Streams;
 
@@ -21,69 +20,11 @@ public sealed class PipeTransport : StreamTransport
 
     public override TransportCapabilities Capabilities => base.Capabilities with { Features = TransportFeatures.Reliable };
 
-    /// <summary>The name a server binds when told <c>pipe://auto</c>: a fresh one, <c>ipcbench-PID-RANDOM</c>.</summary>
-    public const string AutoName = "auto";
+    public override Uri DefaultAddress() => new($"pipe://{PipeEndpoint.AutoName}");
 
-    public override Uri DefaultAddress() => new($"pipe://{AutoName}");
+    protected override async ValueTask<IStreamListener> ListenAsync(Uri address, EndpointOptions options, CancellationToken ct) =>
+        await PipeEndpoint.ListenAsync(address, options.Io, ct).ConfigureAwait(false);
 
-    protected override async ValueTask<IStreamListener> ListenAsync(Uri address, EndpointOptions options, CancellationToken ct)
-    {
-        string name = PipeName(address);
-        if (name == AutoName)
-        {
-            StalePipe.RemoveLeftovers();
-            name = "ipcbench-" + PrivateDirectory.UniqueName();
-        }
-        await StalePipe.RemoveIfStaleAsync(name, ct).ConfigureAwait(false);
-        return new PipeListener(name, new Uri($"pipe://{name}"), options.Io);
-    }
-
-    protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct)
-    {
-        string name = PipeName(address);
-        if (StalePipe.SocketPath(name) is { } path && !File.Exists(path))
-        {
-            // Unix: no socket file means no server; .NET would otherwise retry until the timeout.
-            throw new TransportException($"could not connect to {EndpointOptions.WithoutQuery(address)}: no such pipe ({path} does not exist)");
-        }
-        var client = new NamedPipeClientStream(".", name, PipeDirection.InOut, PipeOptionsFor(options.Io));
-        try
-        {
-            if (options.Io == IoMode.Async)
-            {
-                await client.ConnectAsync(ct).ConfigureAwait(false);
-            }
-            else
-            {
-                // Blocking connect keeps the pipe's socket blocking on Unix (see BlockingSockets in the
-                // sockets transports); ct ends the wait by closing the stream.
-                using var abort = ct.Register(client.Dispose);
-                await Task.Run(() => client.Connect(Timeout.Infinite), CancellationToken.None).ConfigureAwait(false);
-            }
-            return client;
-        }
-        catch (Exception e)
-        {
-            await client.DisposeAsync().ConfigureAwait(false);
-            if (ct.IsCancellationRequested && e is not OperationCanceledException)
-            {
-                throw new OperationCanceledException(ct);
-            }
-            throw;
-        }
-    }
-
-    internal static PipeOptions PipeOptionsFor(IoMode io) =>
-        PipeOptions.CurrentUserOnly | (io == IoMode.Async ? PipeOptions.Asynchronous : PipeOptions.None);
-
-    /// <summary>The pipe name of <c>pipe://NAME</c>; names are case-insensitive (a URI host is lower-cased).</summary>
-    internal static string PipeName(Uri address)
-    {
-        string name = address.Host;
-        if (name.Length == 0 || address.AbsolutePath.Length > 1)
-        {
-            throw new ArgumentException($"{address} is not a pipe address: write pipe://NAME");
-        }
-        return name;
-    }
+    protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct) =>
+        await PipeEndpoint.ConnectAsync(address, options.Io, ct).ConfigureAwait(false);
 }

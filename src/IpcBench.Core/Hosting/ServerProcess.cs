@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace IpcBench.Core.Hosting;
 
 /// <summary>
-/// An <c>ipcbench serve</c> child process. Start waits for its <c>READY &lt;uri&gt;</c> line; disposing
+/// An <c>ipcbench serve</c> child process (or another server program that keeps its protocol). Start waits for its <c>READY &lt;uri&gt;</c> line; disposing
 /// closes its stdin (its cue to stop cleanly and remove its files), then kills it if it lingers.
 /// The child also exits by itself when this process dies, since its stdin then closes.
 /// </summary>
@@ -63,6 +63,17 @@ public sealed class ServerProcess : IAsyncDisposable
         }
         info.ArgumentList.Add("--parent-pid");
         info.ArgumentList.Add(Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        return await StartAsync(info, $"the {transport} server", forwardStderr, readyTimeout, ct).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Starts any server program that keeps the same protocol: one <c>READY &lt;uri&gt;</c> line on stdout once
+    /// it accepts, and a clean stop when its stdin closes (the WCF host under Mono does).
+    /// </summary>
+    /// <param name="name">What the program is, for error messages ("the wcf host").</param>
+    public static async Task<ServerProcess> StartAsync(ProcessStartInfo info, string name,
+        Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, CancellationToken ct = default)
+    {
         info.RedirectStandardInput = true;
         info.RedirectStandardOutput = true;
         info.RedirectStandardError = true;
@@ -91,7 +102,7 @@ public sealed class ServerProcess : IAsyncDisposable
                 _ => e.Message,
             };
             string details = server.RecentErrors;
-            throw new TransportException($"the {transport} server {why}" + (details.Length > 0 ? $": {details}" : ""));
+            throw new TransportException($"{name} {why}" + (details.Length > 0 ? $": {details}" : ""));
         }
     }
 

@@ -1,0 +1,72 @@
+using System.Diagnostics;
+using IpcBench.Core.Measurement;
+
+namespace IpcBench.Conformance;
+
+/// <summary>
+/// The wcf server is a .NET Framework ServiceHost in a host process of its own (under Mono here), started
+/// and supervised by 'ipcbench serve': it must answer at once, and never outlive its supervisor.
+/// </summary>
+public class WcfTests
+{
+    [Fact]
+    public async Task Calls_are_answered_without_monos_50_ms_receive_sleep()
+    {
+        Assert.Null(IpcBench.Cli.TransportRegistry.Get("wcf").UnsupportedReason); // test.sh installs Mono
+        await using var server = await TestServer.StartAsync("wcf");
+        await using var connection = await server.ConnectAsync();
+        var exchange = new ClosedLoop.Exchange(connection, 1024);
+        var times = new List<double>();
+        for (int i = 0; i < 30; i++)
+        {
+            long ticks = await exchange.SendAsync(false, default);
+            times.Add(ticks * 1000.0 / Stopwatch.Frequency);
+        }
+        times.Sort();
+        // Mono's own NetTcp receive sleeps 50 ms before every message; far below that is the proof it is skipped.
+        Assert.True(times[times.Count / 2] < 25, $"median call {times[times.Count / 2]:0.0} ms: the host sleeps before it receives again");
+    }
+
+    [Fact]
+    public async Task The_host_exits_when_its_serve_process_is_killed()
+    {
+        Assert.Null(IpcBench.Cli.TransportRegistry.Get("wcf").UnsupportedReason); // test.sh installs Mono
+        var server = await TestServer.StartAsync("wcf");
+        int serve = server.Process.ProcessId;
+        int host = ChildProcesses(serve).Single();
+        try
+        {
+            Process.GetProcessById(serve).Kill(); // SIGKILL: the host's stdin closes, nothing else tells it
+            using var hostProcess = Process.GetProcessById(host);
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            await hostProcess.WaitForExitAsync(timeout.Token);
+        }
+        finally
+        {
+            await server.DisposeAsync();
+            if (Exists(host))
+            {
+                Process.GetProcessById(host).Kill(); // leave no orphan, even when the test fails
+            }
+        }
+        Assert.False(Exists(host), $"the wcf host (pid {host}) outlived its serve process");
+    }
+
+    private static int[] ChildProcesses(int parent) =>
+        File.Exists($"/proc/{parent}/task/{parent}/children")
+            ? File.ReadAllText($"/proc/{parent}/task/{parent}/children").Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(int.Parse).ToArray()
+            : [];
+
+    private static bool Exists(int pid)
+    {
+        try
+        {
+            using var p = Process.GetProcessById(pid);
+            return !p.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,79 @@
+using System.IO.Pipes;
+using IpcBench.Core;
+using IpcBench.Core.Streams;
+
+namespace IpcBench.Transports.Pipes;
+
+/// <summary>
+/// Named-pipe addresses (<c>SCHEME://NAME</c>, <c>SCHEME://auto</c> for a fresh name), listening and
+/// connecting: what every transport over a .NET named pipe shares (<c>pipe</c>, <c>jsonrpc</c>). Only
+/// the current user may connect (<see cref="PipeOptions.CurrentUserOnly"/>).
+/// </summary>
+public static class PipeEndpoint
+{
+    /// <summary>The name a server binds when told <c>SCHEME://auto</c>: a fresh one, <c>ipcbench-PID-RANDOM</c>.</summary>
+    public const string AutoName = "auto";
+
+    /// <summary>Claims the pipe name of <paramref name="address"/> (a stale one a killed server left is removed first).</summary>
+    public static async ValueTask<IStreamListener> ListenAsync(Uri address, IoMode io, CancellationToken ct)
+    {
+        string name = Name(address);
+        if (name == AutoName)
+        {
+            StalePipe.RemoveLeftovers();
+            name = "ipcbench-" + PrivateDirectory.UniqueName();
+        }
+        await StalePipe.RemoveIfStaleAsync(name, ct).ConfigureAwait(false);
+        return new PipeListener(name, new Uri($"{address.Scheme}://{name}"), io);
+    }
+
+    /// <summary>Connects to the pipe of <paramref name="address"/>; <paramref name="ct"/> is the connect timeout.</summary>
+    public static async ValueTask<NamedPipeClientStream> ConnectAsync(Uri address, IoMode io, CancellationToken ct)
+    {
+        string name = Name(address);
+        if (StalePipe.SocketPath(name) is { } path && !File.Exists(path))
+        {
+            // Unix: no socket file means no server; .NET would otherwise retry until the timeout.
+            throw new TransportException($"could not connect to {EndpointOptions.WithoutQuery(address)}: no such pipe ({path} does not exist)");
+        }
+        var client = new NamedPipeClientStream(".", name, PipeDirection.InOut, Options(io));
+        try
+        {
+            if (io == IoMode.Async)
+            {
+                await client.ConnectAsync(ct).ConfigureAwait(false);
+            }
+            else
+            {
+                // Blocking connect keeps the pipe's socket blocking on Unix (see BlockingSockets in the
+                // sockets transports); ct ends the wait by closing the stream.
+                using var abort = ct.Register(client.Dispose);
+                await Task.Run(() => client.Connect(Timeout.Infinite), CancellationToken.None).ConfigureAwait(false);
+            }
+            return client;
+        }
+        catch (Exception e)
+        {
+            await client.DisposeAsync().ConfigureAwait(false);
+            if (ct.IsCancellationRequested && e is not OperationCanceledException)
+            {
+                throw new OperationCanceledException(ct);
+            }
+            throw;
+        }
+    }
+
+    internal static PipeOptions Options(IoMode io) =>
+        PipeOptions.CurrentUserOnly | (io == IoMode.Async ? PipeOptions.Asynchronous : PipeOptions.None);
+
+    /// <summary>The pipe name of <c>SCHEME://NAME</c>; names are case-insensitive (a URI host is lower-cased).</summary>
+    private static string Name(Uri address)
+    {
+        string name = address.Host;
+        if (name.Length == 0 || address.AbsolutePath.Length > 1)
+        {
+            throw new ArgumentException($"{address} is not a pipe address: write {address.Scheme}://NAME");
+        }
+        return name;
+    }
+}

@@ -1,0 +1,67 @@
+using System;
+using System.Diagnostics;
+using System.ServiceModel;
+using System.Threading;
+
+namespace IpcBench.Transports.Wcf.Host
+{
+    /// <summary>
+    /// The echo service: every payload comes back as it is, except IpcBench's stats request, answered with
+    /// this process's CPU time and request count (docs/wire-format.md, "The stats request"; the .NET 10
+    /// side has it in ServerStats, which this .NET Framework program cannot reference).
+    /// </summary>
+    [ServiceBehavior(InstanceContextMode = InstanceContextMode.Single, ConcurrencyMode = ConcurrencyMode.Multiple)]
+    public sealed class EchoService : IEcho
+    {
+        private const int StatsSize = 32;
+        private static readonly byte[] Marker = { 0, (byte)'i', (byte)'p', (byte)'c', (byte)'b', (byte)'e', (byte)'n', (byte)'c', (byte)'h', (byte)'-', (byte)'s', (byte)'t', (byte)'a', (byte)'t', (byte)'s', 0 };
+
+        private long _requests;
+
+        public byte[] Echo(byte[] payload)
+        {
+            if (IsStatsRequest(payload))
+            {
+                return StatsReply();
+            }
+            Interlocked.Increment(ref _requests);
+            return payload;
+        }
+
+        private static bool IsStatsRequest(byte[] payload)
+        {
+            if (payload == null || payload.Length != StatsSize)
+            {
+                return false;
+            }
+            for (int i = 0; i < StatsSize; i++)
+            {
+                if (payload[i] != (i < Marker.Length ? Marker[i] : 0))
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private byte[] StatsReply()
+        {
+            var reply = new byte[StatsSize];
+            Buffer.BlockCopy(Marker, 0, reply, 0, Marker.Length);
+            using (var self = Process.GetCurrentProcess())
+            {
+                WriteInt64LittleEndian(reply, 16, (long)(self.TotalProcessorTime.Ticks / 10)); // microseconds
+            }
+            WriteInt64LittleEndian(reply, 24, Interlocked.Read(ref _requests));
+            return reply;
+        }
+
+        private static void WriteInt64LittleEndian(byte[] buffer, int offset, long value)
+        {
+            for (int i = 0; i < 8; i++)
+            {
+                buffer[offset + i] = (byte)(value >> (8 * i));
+            }
+        }
+    }
+}

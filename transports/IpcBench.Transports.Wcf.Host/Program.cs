@@ -1,0 +1,76 @@
+using System;
+using System.IO;
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+
+namespace IpcBench.Transports.Wcf.Host
+{
+    /// <summary>
+    /// <c>IpcBench.WcfHost.exe HOST PORT</c>: hosts <see cref="EchoService"/> at
+    /// net.tcp://HOST:PORT/ipcbench/echo, prints one line, <c>READY net.tcp://...</c>, once it accepts, and
+    /// stops when its standard input closes: the 'ipcbench serve' process that started it closes it to stop
+    /// it, and so does the kernel when that process dies, so no host outlives its parent.
+    /// </summary>
+    public static class Program
+    {
+        public static int Main(string[] args)
+        {
+            if (args.Length != 2 || !int.TryParse(args[1], out int port))
+            {
+                Console.Error.WriteLine("usage: IpcBench.WcfHost HOST PORT");
+                return 2;
+            }
+            var address = new Uri($"net.tcp://{args[0]}:{port}{Contract.Path}");
+            var host = new ServiceHost(typeof(EchoService));
+            try
+            {
+                host.AddServiceEndpoint(typeof(IEcho), Bindings.Server(), address);
+                host.Open();
+                Console.Out.WriteLine("READY " + address);
+                Console.Out.Flush();
+                Console.In.ReadToEnd(); // returns when stdin closes
+                host.Close(TimeSpan.FromSeconds(2));
+                return 0;
+            }
+            catch (Exception e) when (e is CommunicationException || e is IOException || e is InvalidOperationException || e is TimeoutException)
+            {
+                Console.Error.WriteLine($"wcf host at {address}: {e.Message}");
+                host.Abort();
+                return 1;
+            }
+        }
+    }
+
+    /// <summary>The server's binding: NetTcpBinding's, limits raised, its TCP transport receiving without Mono's sleep.</summary>
+    internal static class Bindings
+    {
+        /// <summary>The largest payload, as the client's <c>WcfTransport</c> declares it.</summary>
+        public const int MaxPayload = 16 * 1024 * 1024;
+
+        public static Binding Server()
+        {
+            var netTcp = new NetTcpBinding(SecurityMode.None)
+            {
+                // Base64 in a binary XML message: the message is the payload plus a little.
+                MaxReceivedMessageSize = 2L * MaxPayload,
+                MaxBufferSize = 2 * MaxPayload,
+            };
+            var elements = netTcp.CreateBindingElements();
+            for (int i = 0; i < elements.Count; i++)
+            {
+                switch (elements[i])
+                {
+                    case BinaryMessageEncodingBindingElement encoding:
+                        // Set on the encoder itself: Mono's NetTcpBinding does not pass its ReaderQuotas on. At the
+                        // default (16 KB) a larger array is refused by the reader and the call is not answered.
+                        encoding.ReaderQuotas.MaxArrayLength = MaxPayload;
+                        break;
+                    case TcpTransportBindingElement tcp when SleeplessTcpTransport.IsNeeded:
+                        elements[i] = new SleeplessTcpTransport(tcp);
+                        break;
+                }
+            }
+            return new CustomBinding(elements);
+        }
+    }
+}

@@ -1,0 +1,220 @@
+using System;
+using System.Net.Sockets;
+using System.Reflection;
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using System.Threading.Tasks;
+
+namespace IpcBench.Transports.Wcf.Host
+{
+    /// <summary>
+    /// NetTcpBinding's TCP transport, for Mono, minus one line: Mono's <c>TcpDuplexSessionChannel.TryReceive</c>
+    /// (mcs/class/System.ServiceModel/System.ServiceModel.Channels.NetTcp, Mono 6.8) begins with an
+    /// unconditional <c>Thread.Sleep (50)</c> ("FIXME: ... could be mostly workarounded by delaying input
+    /// receiver"), and every way the service dispatcher receives (TryReceive, BeginTryReceive, Receive)
+    /// goes through it, so each call would be answered 50 ms late. This element builds Mono's own listener
+    /// and wraps each channel it accepts: receiving does what Mono's TryReceive does after the sleep (set
+    /// the socket's receive timeout, then the channel's own frame reader, <c>ReadSizedMessage</c>, reached
+    /// by reflection), and everything else is the channel's. The framing, the binary encoder and the
+    /// dispatcher are Mono's: not a byte on the wire changes. The accepted socket also gets TCP_NODELAY, as
+    /// the .NET Framework's own NetTcp sets it and Mono does not (timing only, not bytes).
+    /// </summary>
+    internal sealed class SleeplessTcpTransport : TcpTransportBindingElement
+    {
+        /// <summary>Only Mono needs it: the .NET Framework's NetTcp receives without sleeping.</summary>
+        public static bool IsNeeded => Type.GetType("Mono.Runtime") != null;
+
+        public SleeplessTcpTransport(TcpTransportBindingElement settings)
+            : base(settings)
+        {
+        }
+
+        public override BindingElement Clone() => new SleeplessTcpTransport(this);
+
+        public override IChannelListener<TChannel> BuildChannelListener<TChannel>(BindingContext context)
+        {
+            var listener = base.BuildChannelListener<TChannel>(context);
+            return listener is IChannelListener<IDuplexSessionChannel> duplex
+                ? (IChannelListener<TChannel>)(object)new Listener(duplex, context.Binding)
+                : listener;
+        }
+
+        /// <summary>Mono's listener, handing out wrapped channels.</summary>
+        private sealed class Listener : ChannelListenerBase<IDuplexSessionChannel>
+        {
+            private readonly IChannelListener<IDuplexSessionChannel> _inner;
+
+            public Listener(IChannelListener<IDuplexSessionChannel> inner, IDefaultCommunicationTimeouts timeouts)
+                : base(timeouts)
+            {
+                _inner = inner;
+            }
+
+            public override Uri Uri => _inner.Uri;
+
+            public override T GetProperty<T>() => _inner.GetProperty<T>() ?? base.GetProperty<T>();
+
+            protected override IDuplexSessionChannel OnAcceptChannel(TimeSpan timeout) => Wrap(_inner.AcceptChannel(timeout));
+
+            protected override IAsyncResult OnBeginAcceptChannel(TimeSpan timeout, AsyncCallback callback, object state) =>
+                _inner.BeginAcceptChannel(timeout, callback, state);
+
+            protected override IDuplexSessionChannel OnEndAcceptChannel(IAsyncResult result) => Wrap(_inner.EndAcceptChannel(result));
+
+            protected override bool OnWaitForChannel(TimeSpan timeout) => _inner.WaitForChannel(timeout);
+
+            protected override IAsyncResult OnBeginWaitForChannel(TimeSpan timeout, AsyncCallback callback, object state) =>
+                _inner.BeginWaitForChannel(timeout, callback, state);
+
+            protected override bool OnEndWaitForChannel(IAsyncResult result) => _inner.EndWaitForChannel(result);
+
+            protected override void OnOpen(TimeSpan timeout) => _inner.Open(timeout);
+
+            protected override IAsyncResult OnBeginOpen(TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginOpen(timeout, callback, state);
+
+            protected override void OnEndOpen(IAsyncResult result) => _inner.EndOpen(result);
+
+            protected override void OnClose(TimeSpan timeout) => _inner.Close(timeout);
+
+            protected override IAsyncResult OnBeginClose(TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginClose(timeout, callback, state);
+
+            protected override void OnEndClose(IAsyncResult result) => _inner.EndClose(result);
+
+            protected override void OnAbort() => _inner.Abort();
+
+            /// <summary>A null channel means the listener is closing: passed on as it is.</summary>
+            private static IDuplexSessionChannel Wrap(IDuplexSessionChannel channel) => channel == null ? null : new Channel(channel);
+        }
+
+        /// <summary>One accepted connection: Mono's channel, received from without the sleep.</summary>
+        private sealed class Channel : IDuplexSessionChannel
+        {
+            private const BindingFlags Private = BindingFlags.Instance | BindingFlags.NonPublic;
+
+            private readonly IDuplexSessionChannel _inner;
+            private Func<Message> _readSizedMessage;
+
+            public Channel(IDuplexSessionChannel inner)
+            {
+                _inner = inner;
+                // The frame reader exists once the channel is open (its preamble read); bind to it then.
+                _inner.Opened += (sender, e) => Bind();
+            }
+
+            private TcpClient Client => (TcpClient)Field("client").GetValue(_inner);
+
+            private FieldInfo Field(string name) =>
+                _inner.GetType().GetField(name, Private)
+                ?? throw new MissingFieldException(_inner.GetType().FullName, name + " (this Mono's NetTcp channel is not the one SleeplessTcpTransport knows)");
+
+            private void Bind()
+            {
+                object frame = Field("frame").GetValue(_inner);
+                _readSizedMessage = (Func<Message>)Delegate.CreateDelegate(typeof(Func<Message>), frame, "ReadSizedMessage");
+                Client.NoDelay = true;
+            }
+
+            public bool TryReceive(TimeSpan timeout, out Message message)
+            {
+                if (_inner.State != CommunicationState.Opened)
+                {
+                    throw new CommunicationObjectFaultedException($"the channel is {_inner.State}, not open");
+                }
+                if (timeout <= TimeSpan.Zero)
+                {
+                    throw new ArgumentException($"Timeout value must be positive value. It was {timeout}");
+                }
+                Client.ReceiveTimeout = (int)Math.Min(timeout.TotalMilliseconds, int.MaxValue);
+                message = _readSizedMessage();
+                if (message == null)
+                {
+                    Field("session").SetValue(_inner, null); // as Mono's TryReceive does at the end of a session
+                    return false;
+                }
+                return true;
+            }
+
+            public IAsyncResult BeginTryReceive(TimeSpan timeout, AsyncCallback callback, object state) =>
+                Apm.Begin(() =>
+                {
+                    bool received = TryReceive(timeout, out var message);
+                    return Tuple.Create(received, message);
+                }, callback, state);
+
+            public bool EndTryReceive(IAsyncResult result, out Message message)
+            {
+                var outcome = Apm.End<Tuple<bool, Message>>(result);
+                message = outcome.Item2;
+                return outcome.Item1;
+            }
+
+            public Message Receive() => Receive(_inner.GetProperty<IDefaultCommunicationTimeouts>()?.ReceiveTimeout ?? TimeSpan.FromMinutes(10));
+
+            public Message Receive(TimeSpan timeout) =>
+                TryReceive(timeout, out var message) ? message : throw new TimeoutException($"no message within {timeout}");
+
+            public IAsyncResult BeginReceive(AsyncCallback callback, object state) => Apm.Begin(() => Receive(), callback, state);
+
+            public IAsyncResult BeginReceive(TimeSpan timeout, AsyncCallback callback, object state) => Apm.Begin(() => Receive(timeout), callback, state);
+
+            public Message EndReceive(IAsyncResult result) => Apm.End<Message>(result);
+
+            // Everything else is Mono's channel's own (WaitForMessage polls with sleeps too, but the dispatcher does not call it).
+            public bool WaitForMessage(TimeSpan timeout) => _inner.WaitForMessage(timeout);
+            public IAsyncResult BeginWaitForMessage(TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginWaitForMessage(timeout, callback, state);
+            public bool EndWaitForMessage(IAsyncResult result) => _inner.EndWaitForMessage(result);
+            public EndpointAddress LocalAddress => _inner.LocalAddress;
+            public EndpointAddress RemoteAddress => _inner.RemoteAddress;
+            public Uri Via => _inner.Via;
+            public IDuplexSession Session => _inner.Session;
+            public CommunicationState State => _inner.State;
+            public void Send(Message message) => _inner.Send(message);
+            public void Send(Message message, TimeSpan timeout) => _inner.Send(message, timeout);
+            public IAsyncResult BeginSend(Message message, AsyncCallback callback, object state) => _inner.BeginSend(message, callback, state);
+            public IAsyncResult BeginSend(Message message, TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginSend(message, timeout, callback, state);
+            public void EndSend(IAsyncResult result) => _inner.EndSend(result);
+            public T GetProperty<T>() where T : class => _inner.GetProperty<T>();
+            public void Abort() => _inner.Abort();
+            public void Close() => _inner.Close();
+            public void Close(TimeSpan timeout) => _inner.Close(timeout);
+            public IAsyncResult BeginClose(AsyncCallback callback, object state) => _inner.BeginClose(callback, state);
+            public IAsyncResult BeginClose(TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginClose(timeout, callback, state);
+            public void EndClose(IAsyncResult result) => _inner.EndClose(result);
+            public void Open() => _inner.Open();
+            public void Open(TimeSpan timeout) => _inner.Open(timeout);
+            public IAsyncResult BeginOpen(AsyncCallback callback, object state) => _inner.BeginOpen(callback, state);
+            public IAsyncResult BeginOpen(TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginOpen(timeout, callback, state);
+            public void EndOpen(IAsyncResult result) => _inner.EndOpen(result);
+
+            public event EventHandler Closed { add => _inner.Closed += value; remove => _inner.Closed -= value; }
+            public event EventHandler Closing { add => _inner.Closing += value; remove => _inner.Closing -= value; }
+            public event EventHandler Faulted { add => _inner.Faulted += value; remove => _inner.Faulted -= value; }
+            public event EventHandler Opened { add => _inner.Opened += value; remove => _inner.Opened -= value; }
+            public event EventHandler Opening { add => _inner.Opening += value; remove => _inner.Opening -= value; }
+        }
+
+        /// <summary>The asynchronous-programming-model pair over a task run on the thread pool, as Mono's channel does with a delegate.</summary>
+        private static class Apm
+        {
+            public static IAsyncResult Begin<T>(Func<T> work, AsyncCallback callback, object state)
+            {
+                var completion = new TaskCompletionSource<T>(state);
+                Task.Run(work).ContinueWith(task =>
+                {
+                    if (task.IsFaulted)
+                    {
+                        completion.SetException(task.Exception.InnerExceptions);
+                    }
+                    else
+                    {
+                        completion.SetResult(task.Result);
+                    }
+                    callback?.Invoke(completion.Task);
+                }, TaskScheduler.Default);
+                return completion.Task;
+            }
+
+            public static T End<T>(IAsyncResult result) => ((Task<T>)result).GetAwaiter().GetResult();
+        }
+    }
+}

@@ -1,0 +1,101 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using System.ServiceModel;
+using IpcBench.Core;
+using IpcBench.Core.Framing;
+using IpcBench.Core.Hosting;
+
+namespace IpcBench.Transports.Wcf;
+
+/// <summary>
+/// WCF NetTcp (SecurityMode.None, buffered, binary XML): the .NET WCF client, System.ServiceModel.NetTcp
+/// on .NET 10, calling a WCF ServiceHost on the .NET Framework, the WCF services are migrating from:
+/// run as it is on Windows, under Mono elsewhere. <c>ipcbench serve --transport wcf</c> starts that host
+/// (IpcBench.WcfHost.exe, transports/IpcBench.Transports.Wcf.Host) and supervises it: its READY line is
+/// the server's, and it stops with the serve process. The host echoes and answers the stats request; it
+/// cannot run another request handler, which lives in .NET 10.
+/// </summary>
+public sealed class WcfTransport : ITransport
+{
+    private const string HostFile = "IpcBench.WcfHost.exe";
+    private const string MonoInstall = "apt-get install mono-runtime libmono-system-servicemodel4.0a-cil";
+
+    public string Name => "wcf";
+
+    public string Description => OperatingSystem.IsWindows()
+        ? "WCF NetTcp (no security, buffered): the .NET WCF client calling a .NET Framework ServiceHost"
+        : "WCF NetTcp (no security, buffered): the .NET WCF client calling a .NET Framework ServiceHost under Mono, its receive without Mono's 50 ms sleep";
+
+    public string? UnsupportedReason => !File.Exists(HostPath)
+        ? $"{HostPath} is missing (build IpcBench.sln)"
+        : OperatingSystem.IsWindows() ? null : Mono.Missing(MonoInstall);
+
+    /// <summary>16 MiB, as the host's reader quotas allow (Bindings.MaxPayload there).</summary>
+    public TransportCapabilities Capabilities =>
+        new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
+
+    /// <summary>
+    /// The client's <c>ConnectionBufferSize</c> (its socket buffers): NetTcp's default, 8 KB, and 64 KB. On
+    /// Linux loopback the default stalls every 16 KB of a reply for 200 ms (see README, "wcf"); the
+    /// bytes on the wire are the same either way.
+    /// </summary>
+    public IReadOnlyList<string> Variants => [$"{BufferOption}={DefaultConnectionBuffer}", $"{BufferOption}=65536"];
+
+    private const string BufferOption = "connection_buffer";
+
+    /// <summary>TcpTransportBindingElement.ConnectionBufferSize's default, which NetTcpBinding keeps.</summary>
+    private const int DefaultConnectionBuffer = 8192;
+
+    public Uri DefaultAddress() => new("wcf://127.0.0.1:0");
+
+    /// <summary>In a folder of its own (see the project file): beside ipcbench, Mono would take the .NET 10 client's System.ServiceModel.dll.</summary>
+    private static string HostPath => Path.Combine(AppContext.BaseDirectory, "wcf-host", HostFile);
+
+    public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
+    {
+        EndpointOptions.Parse(address, BufferOption); // the client's option; a server address may carry it
+        if (UnsupportedReason is { } reason)
+        {
+            throw new TransportException($"wcf does not run here: {reason}");
+        }
+        if (!IPAddress.TryParse(address.Host, out var ip))
+        {
+            throw new ArgumentException($"a wcf server binds an IP address (such as 127.0.0.1), not '{address.Host}'");
+        }
+        int port = address.Port > 0 ? address.Port : FreePort(ip);
+        var info = OperatingSystem.IsWindows() ? new ProcessStartInfo(HostPath) : Mono.StartInfo(HostPath);
+        info.ArgumentList.Add(ip.ToString());
+        info.ArgumentList.Add(port.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        var host = await ServerProcess.StartAsync(info, "the wcf host", Log.Warn, ct: ct).ConfigureAwait(false);
+        return new WcfServer(host, new Uri($"wcf://{WcfEndpoint.Authority(ip, port)}"));
+    }
+
+    public ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
+    {
+        var options = EndpointOptions.Parse(address, BufferOption);
+        var peer = EndpointOptions.WithoutQuery(address);
+        int buffer = DefaultConnectionBuffer;
+        if (EndpointOptions.Query(address).TryGetValue(BufferOption, out string? b) && (!int.TryParse(b, out buffer) || buffer < 512 || buffer > 1 << 26))
+        {
+            throw new ArgumentException($"{BufferOption} must be a number of bytes from 512 to 67108864, not '{b}'");
+        }
+        return ValueTask.FromResult<IConnection>(WcfConnection.Open(peer, WcfEndpoint.NetTcp(peer), Capabilities.MaxMessageSize, options, buffer));
+    }
+
+    /// <summary>A port nothing listens on now. WCF binds the port it is given, so the host is told one.</summary>
+    private static int FreePort(IPAddress ip)
+    {
+        using var probe = new Socket(ip.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        probe.Bind(new IPEndPoint(ip, 0));
+        return ((IPEndPoint)probe.LocalEndPoint!).Port;
+    }
+
+    /// <summary>The host's process, which is the server.</summary>
+    private sealed class WcfServer(ServerProcess host, Uri address) : IServer
+    {
+        public Uri Address { get; } = address;
+
+        public ValueTask DisposeAsync() => host.DisposeAsync();
+    }
+}
