@@ -26,38 +26,21 @@ internal sealed class JsonRpcServer : IServer
         _listener = listener;
         _handler = handler;
         _target = target;
-        _acceptLoop = Task.Run(AcceptLoopAsync);
+        _acceptLoop = Task.Run(() => AcceptLoop.RunAsync(listener, Attach, _stopping.Token));
     }
 
     public Uri Address => _listener.Address;
 
-    private async Task AcceptLoopAsync()
+    private void Attach(Stream stream)
     {
-        while (!_stopping.IsCancellationRequested)
+        var rpc = new StreamJsonRpc.JsonRpc(_handler(stream), _target);
+        _connections[rpc] = 0;
+        rpc.StartListening();
+        _ = rpc.Completion.ContinueWith(_ =>
         {
-            Stream stream;
-            try
-            {
-                stream = await _listener.AcceptAsync(_stopping.Token).ConfigureAwait(false);
-            }
-            catch (Exception) when (_stopping.IsCancellationRequested)
-            {
-                return;
-            }
-            catch (Exception e) when (TransportErrors.IsConnectionFailure(e))
-            {
-                Log.Warn($"accept failed on {Address}: {e.Message}");
-                continue;
-            }
-            var rpc = new StreamJsonRpc.JsonRpc(_handler(stream), _target);
-            _connections[rpc] = 0;
-            rpc.StartListening();
-            _ = rpc.Completion.ContinueWith(_ =>
-            {
-                _connections.TryRemove(rpc, out byte _);
-                rpc.Dispose(); // disposes the message handler and with it the pipe
-            }, TaskScheduler.Default);
-        }
+            _connections.TryRemove(rpc, out byte _);
+            rpc.Dispose(); // disposes the message handler and with it the pipe
+        }, TaskScheduler.Default);
     }
 
     public async ValueTask DisposeAsync()
@@ -72,7 +55,7 @@ internal sealed class JsonRpcServer : IServer
         {
             rpc.Dispose();
         }
-        if (!_acceptLoop.Wait(StopTimeout))
+        if (await Task.WhenAny(_acceptLoop, Task.Delay(StopTimeout)).ConfigureAwait(false) != _acceptLoop)
         {
             Log.Warn($"jsonrpc server {Address}: its accept loop did not stop within {StopTimeout.TotalSeconds:0} s");
         }

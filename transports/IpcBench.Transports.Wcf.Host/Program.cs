@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using System.Threading.Tasks;
 
 namespace IpcBench.Transports.Wcf.Host
 {
@@ -13,6 +14,8 @@ namespace IpcBench.Transports.Wcf.Host
     /// </summary>
     public static class Program
     {
+        private static readonly TimeSpan CloseTimeout = TimeSpan.FromSeconds(2);
+
         public static int Main(string[] args)
         {
             if (args.Length != 2 || !int.TryParse(args[1], out int port))
@@ -29,10 +32,17 @@ namespace IpcBench.Transports.Wcf.Host
                 Console.Out.WriteLine("READY " + address);
                 Console.Out.Flush();
                 Console.In.ReadToEnd(); // returns when stdin closes
-                host.Close(TimeSpan.FromSeconds(2));
+                // Mono's Close can wait on a session still blocked in a read; the host must not outlive its cue.
+                var closing = Task.Run(() => host.Close(CloseTimeout));
+                if (!closing.Wait(CloseTimeout + TimeSpan.FromSeconds(1)))
+                {
+                    Console.Error.WriteLine($"wcf host at {address}: did not close within {CloseTimeout.TotalSeconds:0} s; exiting");
+                    host.Abort();
+                }
+                Environment.Exit(0); // no thread of Mono's WCF keeps the process
                 return 0;
             }
-            catch (Exception e) when (e is CommunicationException || e is IOException || e is InvalidOperationException || e is TimeoutException)
+            catch (Exception e) when (e is CommunicationException || e is IOException || e is InvalidOperationException || e is TimeoutException || e is AggregateException)
             {
                 Console.Error.WriteLine($"wcf host at {address}: {e.Message}");
                 host.Abort();

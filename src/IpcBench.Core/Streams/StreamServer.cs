@@ -29,34 +29,17 @@ internal sealed class StreamServer : IServer
         _handler = handler;
         _options = options;
         _maxPayload = maxPayload;
-        _acceptLoop = Task.Run(AcceptLoopAsync);
+        _acceptLoop = Task.Run(() => AcceptLoop.RunAsync(listener, StartSession, _stopping.Token));
     }
 
     public Uri Address => _listener.Address;
 
-    private async Task AcceptLoopAsync()
+    private void StartSession(Stream stream)
     {
-        while (!_stopping.IsCancellationRequested)
-        {
-            Stream stream;
-            try
-            {
-                stream = await _listener.AcceptAsync(_stopping.Token).ConfigureAwait(false);
-            }
-            catch (Exception) when (_stopping.IsCancellationRequested)
-            {
-                return;
-            }
-            catch (Exception e) when (TransportErrors.IsConnectionFailure(e))
-            {
-                Log.Warn($"accept failed on {Address}: {e.Message}");
-                continue;
-            }
-            var framed = new FramedStream(stream, _maxPayload, _splitWrites);
-            _sessions[framed] = _options.Io == IoMode.Sync
-                ? DedicatedThread.Start("ipcbench session", () => Serve(framed))
-                : Task.Run(() => ServeAsync(framed));
-        }
+        var framed = new FramedStream(stream, _maxPayload, _splitWrites);
+        _sessions[framed] = _options.Io == IoMode.Sync
+            ? DedicatedThread.Start("ipcbench session", () => Serve(framed))
+            : Task.Run(() => ServeAsync(framed));
     }
 
     private void Serve(FramedStream framed)
