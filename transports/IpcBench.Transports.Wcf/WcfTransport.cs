@@ -37,7 +37,7 @@ public sealed class WcfTransport : ITransport
 
     /// <summary>
     /// The client's <c>ConnectionBufferSize</c> (its socket buffers): NetTcp's default, 8 KB, and 64 KB. On
-    /// Linux loopback the default stalls every 16 KB of a reply for 200 ms (see README, "wcf"); the
+    /// Linux loopback the default stalls every 16 KB of a reply for 200 ms (README, "WCF on Linux"); the
     /// bytes on the wire are the same either way.
     /// </summary>
     public IReadOnlyList<string> Variants => [$"{BufferOption}={DefaultConnectionBuffer}", $"{BufferOption}=65536"];
@@ -59,7 +59,8 @@ public sealed class WcfTransport : ITransport
         {
             throw new TransportException($"wcf does not run here: {reason}");
         }
-        if (!IPAddress.TryParse(address.Host, out var ip))
+        string bind = address.DnsSafeHost == "localhost" ? "127.0.0.1" : address.DnsSafeHost; // as the Kestrel transports read it
+        if (!IPAddress.TryParse(bind, out var ip))
         {
             throw new ArgumentException($"a wcf server binds an IP address (such as 127.0.0.1), not '{address.Host}'");
         }
