@@ -171,7 +171,7 @@ public class ConformanceTests
     /// </summary>
     private static void Signal(int pid, string signal)
     {
-        int[] tree = [pid, .. Descendants(pid)];
+        int[] tree = [pid, .. ProcessTree.Descendants(pid)];
         using var kill = System.Diagnostics.Process.Start("kill", $"-{signal} {string.Join(' ', tree)}");
         kill.WaitForExit();
         var deadline = DateTime.UtcNow.AddSeconds(5);
@@ -179,15 +179,6 @@ public class ConformanceTests
         {
             Thread.Sleep(10);
         }
-    }
-
-    private static IEnumerable<int> Descendants(int pid)
-    {
-        string children = $"/proc/{pid}/task/{pid}/children";
-        var direct = File.Exists(children)
-            ? File.ReadAllText(children).Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(int.Parse).ToList()
-            : [];
-        return direct.Concat(direct.SelectMany(Descendants));
     }
 
     private static bool AllStopped(int pid) => Directory.EnumerateDirectories($"/proc/{pid}/task").All(task =>

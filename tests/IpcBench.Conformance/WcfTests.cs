@@ -33,7 +33,7 @@ public class WcfTests
         Assert.Null(IpcBench.Cli.TransportRegistry.Get("wcf").UnsupportedReason); // test.sh installs Mono
         var server = await TestServer.StartAsync("wcf");
         int serve = server.Process.ProcessId;
-        int host = ChildProcesses(serve).Single();
+        int host = ProcessTree.Children(serve).Single();
         try
         {
             Process.GetProcessById(serve).Kill(); // SIGKILL: the host's stdin closes, nothing else tells it
@@ -51,11 +51,6 @@ public class WcfTests
         }
         Assert.False(Exists(host), $"the wcf host (pid {host}) outlived its serve process");
     }
-
-    private static int[] ChildProcesses(int parent) =>
-        File.Exists($"/proc/{parent}/task/{parent}/children")
-            ? File.ReadAllText($"/proc/{parent}/task/{parent}/children").Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(int.Parse).ToArray()
-            : [];
 
     private static bool Exists(int pid)
     {

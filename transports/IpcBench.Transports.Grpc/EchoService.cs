@@ -1,7 +1,6 @@
 using Google.Protobuf;
 using Grpc.Core;
 using IpcBench.Core;
-using IpcBench.Core.Measurement;
 using Ipcbench;
 
 namespace IpcBench.Transports.Grpc;
@@ -28,13 +27,10 @@ internal sealed class EchoService(EchoService.Handler handler) : Echo.EchoBase
     {
         public EchoMessage Answer(EchoMessage request)
         {
-            var payload = request.Payload.Span;
-            // The reply is built in an array of its own and wrapped, not copied: the message keeps it.
-            byte[] reply = new byte[Math.Max(payload.Length, ServerStats.MessageSize)];
             try
             {
-                int length = handler(payload, reply);
-                return new EchoMessage { Payload = UnsafeByteOperations.UnsafeWrap(reply.AsMemory(0, length)) };
+                // The reply array is the message's own from here on: wrapped, not copied.
+                return new EchoMessage { Payload = UnsafeByteOperations.UnsafeWrap(handler.ReplyArray(request.Payload.Span)) };
             }
             catch (TransportException e)
             {

@@ -5,12 +5,6 @@ using Ipcbench;
 
 namespace IpcBench.Transports.Grpc;
 
-/// <summary>A gRPC connection: its reply timeout is the connect timeout while it probes, the request timeout after.</summary>
-internal interface IGrpcConnection : IConnection
-{
-    TimeSpan Timeout { set; }
-}
-
 /// <summary>What the unary and the streaming connection do alike: wrap a request, copy a reply out, name a failure.</summary>
 internal static class GrpcMessages
 {

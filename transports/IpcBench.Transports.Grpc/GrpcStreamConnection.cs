@@ -10,7 +10,7 @@ namespace IpcBench.Transports.Grpc;
 /// and one read back. A request that fails or times out ends the call (gRPC cancels a stream as a whole),
 /// so the connection refuses further requests rather than pair a late reply with a new request.
 /// </summary>
-internal sealed class GrpcStreamConnection : IGrpcConnection
+internal sealed class GrpcStreamConnection : IProbedConnection
 {
     private static readonly TimeSpan CloseTimeout = TimeSpan.FromSeconds(2);
 
@@ -30,7 +30,7 @@ internal sealed class GrpcStreamConnection : IGrpcConnection
         _call = new Echo.EchoClient(channel).Stream();
     }
 
-    public TimeSpan Timeout { get; set; }
+    public TimeSpan ReplyTimeout { get; set; }
 
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
@@ -41,7 +41,7 @@ internal sealed class GrpcStreamConnection : IGrpcConnection
         var message = GrpcMessages.Request(request, _maxPayload);
         int length;
         var caller = ct.UnsafeRegister(static s => ((CancellationTokenSource)s!).Cancel(), _deadline);
-        _deadline.CancelAfter(Timeout);
+        _deadline.CancelAfter(ReplyTimeout);
         try
         {
             await _call.RequestStream.WriteAsync(message, _deadline.Token).ConfigureAwait(false);
@@ -73,9 +73,9 @@ internal sealed class GrpcStreamConnection : IGrpcConnection
     private Exception Failure(Exception e, CancellationToken ct) => e switch
     {
         _ when ct.IsCancellationRequested => new OperationCanceledException(ct),
-        RpcException rpc when !_deadline.IsCancellationRequested => GrpcMessages.Failure(rpc, _peer, Timeout),
+        RpcException rpc when !_deadline.IsCancellationRequested => GrpcMessages.Failure(rpc, _peer, ReplyTimeout),
         TransportException transport => transport,
-        _ when _deadline.IsCancellationRequested => new TransportTimeoutException($"no reply from {_peer} within {Timeout.TotalMilliseconds:0} ms"),
+        _ when _deadline.IsCancellationRequested => new TransportTimeoutException($"no reply from {_peer} within {ReplyTimeout.TotalMilliseconds:0} ms"),
         _ => new TransportException($"the stream to {_peer} failed: {e.Message}", e),
     };
 

@@ -1,8 +1,8 @@
-using System.IO.Pipes;
 using System.Net.Sockets;
 using Grpc.Net.Client;
 using IpcBench.Core;
 using IpcBench.Transports.Kestrel;
+using IpcBench.Transports.Pipes;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace IpcBench.Transports.Grpc;
@@ -43,9 +43,6 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
     /// <summary>The largest encoded message: the payload behind its field tag and length (at most 6 bytes).</summary>
     private const int MaxMessage = MaxPayload + 16;
 
-    /// <summary>The name a grpc-pipe server binds when told <c>grpc-pipe://auto</c>: a fresh one, <c>ipcbench-PID-RANDOM</c>.</summary>
-    private const string AutoPipeName = "auto";
-
     public string Name => (over, calls) switch
     {
         (GrpcOver.UnixSocket, _) => "grpc-uds",
@@ -80,7 +77,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
     public Uri DefaultAddress() => over switch
     {
         GrpcOver.UnixSocket => PathAddress.ToUri(Name, PrivateDirectory.DefaultPath("grpc.sock")),
-        GrpcOver.NamedPipe => new Uri($"{Name}://{AutoPipeName}"),
+        GrpcOver.NamedPipe => new Uri($"{Name}://{PipeEndpoint.AutoName}"),
         _ => new Uri($"{Name}://127.0.0.1:0"),
     };
 
@@ -95,7 +92,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
                     bound => new Uri($"{Name}://{new Uri(bound).Authority}"), handler, MaxMessage, () => { }, ct).ConfigureAwait(false);
 
             case GrpcOver.NamedPipe:
-                string pipe = address.Host == AutoPipeName ? "ipcbench-" + PrivateDirectory.UniqueName() : address.Host;
+                string pipe = await PipeEndpoint.ClaimNameAsync(EndpointOptions.WithoutQuery(address), ct).ConfigureAwait(false);
                 return await GrpcServer.StartAsync(options => options.ListenNamedPipe(pipe, Http2Only),
                     _ => new Uri($"{Name}://{pipe}"), handler, MaxMessage, () => { }, ct).ConfigureAwait(false);
 
@@ -125,13 +122,11 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
         var options = EndpointOptions.Parse(address);
         var peer = EndpointOptions.WithoutQuery(address);
         var channel = OpenChannel(address, options.ConnectTimeout);
-        IGrpcConnection connection = calls == GrpcCalls.Stream
+        IProbedConnection connection = calls == GrpcCalls.Stream
             ? new GrpcStreamConnection(channel, peer.ToString(), MaxPayload)
             : new GrpcUnaryConnection(channel, peer.ToString(), MaxPayload);
-        connection.Timeout = options.ConnectTimeout;
         // HTTP/2 connects on the first call (and GrpcChannel.ConnectAsync refuses a ConnectCallback): one call shows a server is there.
-        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, ct).ConfigureAwait(false);
-        connection.Timeout = options.RequestTimeout;
+        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, options.RequestTimeout, ct).ConfigureAwait(false);
         return connection;
     }
 
@@ -190,21 +185,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
                     }
                 };
             case GrpcOver.NamedPipe:
-                string pipe = address.Host;
-                return async ct =>
-                {
-                    var client = new NamedPipeClientStream(".", pipe, PipeDirection.InOut, PipeOptions.Asynchronous | PipeOptions.CurrentUserOnly);
-                    try
-                    {
-                        await client.ConnectAsync(ct).ConfigureAwait(false);
-                        return client;
-                    }
-                    catch
-                    {
-                        await client.DisposeAsync().ConfigureAwait(false);
-                        throw;
-                    }
-                };
+                return async ct => await PipeEndpoint.ConnectAsync(address, IoMode.Async, ct).ConfigureAwait(false);
             default:
                 return null;
         }

@@ -9,28 +9,28 @@ namespace IpcBench.Transports.Grpc;
 /// One GrpcChannel and the generated client, made once and reused: each request is one unary
 /// <c>Echo.Call</c> with a deadline, as a gRPC service calls another.
 /// </summary>
-internal sealed class GrpcUnaryConnection(GrpcChannel channel, string peer, int maxPayload) : IGrpcConnection
+internal sealed class GrpcUnaryConnection(GrpcChannel channel, string peer, int maxPayload) : IProbedConnection
 {
     private readonly Echo.EchoClient _client = new(channel);
 
-    public TimeSpan Timeout { get; set; }
+    public TimeSpan ReplyTimeout { get; set; }
 
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
         var message = GrpcMessages.Request(request, maxPayload);
         try
         {
-            using var call = _client.CallAsync(message, deadline: DateTime.UtcNow + Timeout, cancellationToken: ct);
+            using var call = _client.CallAsync(message, deadline: DateTime.UtcNow + ReplyTimeout, cancellationToken: ct);
             return GrpcMessages.CopyReply(await call.ResponseAsync.ConfigureAwait(false), reply);
         }
         catch (OperationCanceledException) when (!ct.IsCancellationRequested)
         {
             // With ThrowOperationCanceledOnCancellation, grpc-dotnet reports a passed deadline this way too.
-            throw new TransportTimeoutException($"no reply from {peer} within {Timeout.TotalMilliseconds:0} ms");
+            throw new TransportTimeoutException($"no reply from {peer} within {ReplyTimeout.TotalMilliseconds:0} ms");
         }
         catch (RpcException e)
         {
-            throw GrpcMessages.Failure(e, peer, Timeout);
+            throw GrpcMessages.Failure(e, peer, ReplyTimeout);
         }
     }
 

@@ -1,5 +1,4 @@
 using IpcBench.Core;
-using IpcBench.Core.Measurement;
 
 namespace IpcBench.Transports.JsonRpc;
 
@@ -8,10 +7,5 @@ public sealed class EchoTarget(RequestHandler handler)
 {
     public const string Method = nameof(Echo);
 
-    public byte[] Echo(byte[] payload)
-    {
-        byte[] reply = new byte[Math.Max(payload.Length, ServerStats.MessageSize)];
-        int length = handler(payload, reply);
-        return length == reply.Length ? reply : reply[..length];
-    }
+    public byte[] Echo(byte[] payload) => handler.ReplyArray(payload);
 }

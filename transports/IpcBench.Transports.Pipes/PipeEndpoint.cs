@@ -6,7 +6,7 @@ namespace IpcBench.Transports.Pipes;
 
 /// <summary>
 /// Named-pipe addresses (<c>SCHEME://NAME</c>, <c>SCHEME://auto</c> for a fresh name), listening and
-/// connecting: what every transport over a .NET named pipe shares (<c>pipe</c>, <c>jsonrpc</c>). Only
+/// connecting: what every transport over a .NET named pipe shares (<c>pipe</c>, <c>jsonrpc</c>, <c>grpc-pipe</c>). Only
 /// the current user may connect (<see cref="PipeOptions.CurrentUserOnly"/>).
 /// </summary>
 public static class PipeEndpoint
@@ -14,8 +14,18 @@ public static class PipeEndpoint
     /// <summary>The name a server binds when told <c>SCHEME://auto</c>: a fresh one, <c>ipcbench-PID-RANDOM</c>.</summary>
     public const string AutoName = "auto";
 
-    /// <summary>Claims the pipe name of <paramref name="address"/> (a stale one a killed server left is removed first).</summary>
+    /// <summary>Claims the pipe name of <paramref name="address"/> and listens on it.</summary>
     public static async ValueTask<IStreamListener> ListenAsync(Uri address, IoMode io, CancellationToken ct)
+    {
+        string name = await ClaimNameAsync(address, ct).ConfigureAwait(false);
+        return new PipeListener(name, new Uri($"{address.Scheme}://{name}"), io);
+    }
+
+    /// <summary>
+    /// The name a server at <paramref name="address"/> may listen on: <c>auto</c> becomes a fresh one, and a
+    /// stale one a killed server left is removed first (one a live server holds is refused).
+    /// </summary>
+    public static async ValueTask<string> ClaimNameAsync(Uri address, CancellationToken ct)
     {
         string name = Name(address);
         if (name == AutoName)
@@ -24,7 +34,7 @@ public static class PipeEndpoint
             name = "ipcbench-" + PrivateDirectory.UniqueName();
         }
         await StalePipe.RemoveIfStaleAsync(name, ct).ConfigureAwait(false);
-        return new PipeListener(name, new Uri($"{address.Scheme}://{name}"), io);
+        return name;
     }
 
     /// <summary>Connects to the pipe of <paramref name="address"/>; <paramref name="ct"/> is the connect timeout.</summary>

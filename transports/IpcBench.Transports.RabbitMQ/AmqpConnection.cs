@@ -14,7 +14,7 @@ namespace IpcBench.Transports.RabbitMQ;
 /// waits for the reply that carries it. A lost broker fails the waiting request at once; a request
 /// that times out leaves the connection unusable (its late reply could still come).
 /// </summary>
-internal sealed class AmqpConnection : IConnection
+internal sealed class AmqpConnection : IProbedConnection
 {
     private const string DirectReplyTo = "amq.rabbitmq.reply-to";
     private const int MaxMessage = Core.Framing.LengthPrefix.DefaultMaxPayload; // as the transport's capabilities say
@@ -59,9 +59,7 @@ internal sealed class AmqpConnection : IConnection
         channel.BasicReturnAsync += client.OnReturnAsync;
         await channel.BasicConsumeAsync(DirectReplyTo, autoAck: true, consumer, ct).ConfigureAwait(false);
         // A missing queue comes back at once (mandatory publish), a silent server times out: both here.
-        client.SetTimeout(connectTimeout);
-        await ConnectProbe.ProbeAsync(client, new Uri($"{peer}?queue={queue}"), connectTimeout, ct).ConfigureAwait(false);
-        client.SetTimeout(timeout);
+        await ConnectProbe.ProbeAsync(client, new Uri($"{peer}?queue={queue}"), connectTimeout, timeout, ct).ConfigureAwait(false);
         return client;
     }
 
@@ -103,10 +101,13 @@ internal sealed class AmqpConnection : IConnection
         }
     }
 
-    private void SetTimeout(TimeSpan timeout)
+    public TimeSpan ReplyTimeout
     {
-        _timeout = timeout;
-        _deadline.Timeout = timeout;
+        set
+        {
+            _timeout = value;
+            _deadline.Timeout = value;
+        }
     }
 
     private string Id(long sequence)

@@ -1,4 +1,3 @@
-using System.Buffers;
 using IpcBench.Core;
 using Microsoft.AspNetCore.SignalR;
 
@@ -18,18 +17,13 @@ internal sealed class HubRequestHandler(RequestHandler handler)
 {
     public byte[] Answer(byte[] request)
     {
-        byte[] answer = ArrayPool<byte>.Shared.Rent(Math.Max(request.Length, 64));
         try
         {
-            return answer.AsSpan(0, handler(request, answer)).ToArray();
+            return handler.ReplyArray(request);
         }
         catch (TransportException e)
         {
             throw new HubException(e.Message); // a HubException's message reaches the caller; others are hidden
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(answer);
         }
     }
 }

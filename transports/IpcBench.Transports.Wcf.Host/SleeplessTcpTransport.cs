@@ -92,16 +92,15 @@ namespace IpcBench.Transports.Wcf.Host
             private const BindingFlags Private = BindingFlags.Instance | BindingFlags.NonPublic;
 
             private readonly IDuplexSessionChannel _inner;
+            private TcpClient _client;
             private Func<Message> _readSizedMessage;
 
             public Channel(IDuplexSessionChannel inner)
             {
                 _inner = inner;
-                // The frame reader exists once the channel is open (its preamble read); bind to it then.
+                // The frame reader and the socket are there once the channel is open (its preamble read); bind to them then.
                 _inner.Opened += (sender, e) => Bind();
             }
-
-            private TcpClient Client => (TcpClient)Field("client").GetValue(_inner);
 
             private FieldInfo Field(string name) =>
                 _inner.GetType().GetField(name, Private)
@@ -111,7 +110,8 @@ namespace IpcBench.Transports.Wcf.Host
             {
                 object frame = Field("frame").GetValue(_inner);
                 _readSizedMessage = (Func<Message>)Delegate.CreateDelegate(typeof(Func<Message>), frame, "ReadSizedMessage");
-                Client.NoDelay = true;
+                _client = (TcpClient)Field("client").GetValue(_inner);
+                _client.NoDelay = true;
             }
 
             public bool TryReceive(TimeSpan timeout, out Message message)
@@ -124,7 +124,7 @@ namespace IpcBench.Transports.Wcf.Host
                 {
                     throw new ArgumentException($"Timeout value must be positive value. It was {timeout}");
                 }
-                Client.ReceiveTimeout = (int)Math.Min(timeout.TotalMilliseconds, int.MaxValue);
+                _client.ReceiveTimeout = (int)Math.Min(timeout.TotalMilliseconds, int.MaxValue);
                 message = _readSizedMessage();
                 if (message == null)
                 {

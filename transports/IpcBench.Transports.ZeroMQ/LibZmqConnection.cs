@@ -7,7 +7,7 @@ namespace IpcBench.Transports.ZeroMQ;
 /// timeouts. REQ_RELAXED and REQ_CORRELATE let a request follow one that timed out, with any late
 /// reply to the old one dropped by libzmq. Allocates nothing per request.
 /// </summary>
-internal sealed unsafe class LibZmqConnection : IConnection
+internal sealed unsafe class LibZmqConnection : IProbedConnection
 {
     private readonly IntPtr _context;
     private readonly IntPtr _socket;
@@ -25,10 +25,13 @@ internal sealed unsafe class LibZmqConnection : IConnection
         _peer = peer.ToString();
     }
 
-    public void SetReplyTimeout(TimeSpan timeout)
+    public TimeSpan ReplyTimeout
     {
-        LibZmq.SetInt(_socket, LibZmq.RcvTimeo, (int)timeout.TotalMilliseconds);
-        _timeout = timeout;
+        set
+        {
+            LibZmq.SetInt(_socket, LibZmq.RcvTimeo, (int)value.TotalMilliseconds);
+            _timeout = value;
+        }
     }
 
     public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)

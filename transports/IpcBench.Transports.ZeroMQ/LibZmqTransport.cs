@@ -63,15 +63,13 @@ public sealed class LibZmqTransport : ITransport
                 throw new TransportException($"could not connect to {peer}: {LibZmq.LastError(out _)}");
             }
             connection = new LibZmqConnection(context, socket, peer, Capabilities.MaxMessageSize);
-            connection.SetReplyTimeout(options.ConnectTimeout);
         }
         catch
         {
             Close(context, socket);
             throw;
         }
-        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, ct).ConfigureAwait(false); // ZeroMQ never says "refused"
-        connection.SetReplyTimeout(options.RequestTimeout);
+        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, options.RequestTimeout, ct).ConfigureAwait(false); // ZeroMQ never says "refused"
         return connection;
     }
 

@@ -9,13 +9,13 @@ namespace IpcBench.Transports.ZeroMQ;
 /// reply received into one reused <c>Msg</c>, both blocking with a timeout. NetMQ's default pool
 /// allocates each message's buffer: that allocation is NetMQ's, and the benchmark reports it.
 /// </summary>
-internal sealed class NetMqConnection(RequestSocket socket, Uri peer, int maxMessage) : IConnection
+internal sealed class NetMqConnection(RequestSocket socket, Uri peer, int maxMessage) : IProbedConnection
 {
     private readonly string _peer = peer.ToString();
     private Msg _reply;
     private bool _disposed;
 
-    public TimeSpan Timeout { get; set; }
+    public TimeSpan ReplyTimeout { get; set; }
 
     public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
@@ -27,18 +27,18 @@ internal sealed class NetMqConnection(RequestSocket socket, Uri peer, int maxMes
         var message = new Msg();
         message.InitPool(request.Length);
         request.Span.CopyTo(message.Slice());
-        bool sent = socket.TrySend(ref message, Timeout, more: false);
+        bool sent = socket.TrySend(ref message, ReplyTimeout, more: false);
         message.Close();
         if (!sent)
         {
-            throw new TransportTimeoutException($"could not send to {_peer} within {Timeout.TotalMilliseconds:0} ms");
+            throw new TransportTimeoutException($"could not send to {_peer} within {ReplyTimeout.TotalMilliseconds:0} ms");
         }
         _reply.InitEmpty();
         try
         {
-            if (!socket.TryReceive(ref _reply, Timeout))
+            if (!socket.TryReceive(ref _reply, ReplyTimeout))
             {
-                throw new TransportTimeoutException($"no reply from {_peer} within {Timeout.TotalMilliseconds:0} ms");
+                throw new TransportTimeoutException($"no reply from {_peer} within {ReplyTimeout.TotalMilliseconds:0} ms");
             }
             var payload = _reply.Slice();
             if (payload.Length > reply.Length)

@@ -1,5 +1,4 @@
 using IpcBench.Core;
-using IpcBench.Core.Measurement;
 using NetMQ;
 using NetMQ.Sockets;
 
@@ -46,7 +45,7 @@ internal sealed class NetMqServer : IServer
                     continue;
                 }
                 var payload = request.Slice();
-                if (answer.Length < Math.Max(payload.Length, ServerStats.MessageSize))
+                if (answer.Length < Handlers.ReplyCapacity(payload.Length))
                 {
                     answer = new byte[Math.Max(payload.Length, 2 * answer.Length)]; // bounded by MaxMsgSize
                 }

@@ -58,15 +58,14 @@ public sealed class NetMqTransport : ITransport
             socket.Options.Relaxed = true;
             socket.Options.Correlate = true;
             socket.Connect(endpoint);
-            connection = new NetMqConnection(socket, peer, Capabilities.MaxMessageSize) { Timeout = options.ConnectTimeout };
+            connection = new NetMqConnection(socket, peer, Capabilities.MaxMessageSize);
         }
         catch (Exception e)
         {
             NetMqRuntime.Close(socket);
             throw e is NetMQException ? new TransportException($"could not connect to {peer}: {e.Message}", e) : e;
         }
-        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, ct).ConfigureAwait(false); // ZeroMQ never says "refused"
-        connection.Timeout = options.RequestTimeout;
+        await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, options.RequestTimeout, ct).ConfigureAwait(false); // ZeroMQ never says "refused"
         return connection;
     }
 }

@@ -1,5 +1,11 @@
 namespace IpcBench.Core;
 
+/// <summary>A connection whose reply timeout can be changed: <see cref="ConnectProbe"/> probes it with the connect timeout.</summary>
+public interface IProbedConnection : IConnection
+{
+    TimeSpan ReplyTimeout { set; }
+}
+
 /// <summary>
 /// For transports whose connect proves nothing (UDP, ZeroMQ, a broker, HTTP/2's lazy connection):
 /// one empty request, answered within the connect timeout, is what shows that a server is there, so
@@ -7,9 +13,14 @@ namespace IpcBench.Core;
 /// </summary>
 public static class ConnectProbe
 {
-    /// <summary>Sends the probe; on failure disposes <paramref name="connection"/> and throws a connect error naming <paramref name="peer"/>.</summary>
-    public static async ValueTask ProbeAsync(IConnection connection, Uri peer, TimeSpan connectTimeout, CancellationToken ct)
+    /// <summary>
+    /// Sends the probe with <paramref name="connectTimeout"/> as the reply timeout, then leaves the connection
+    /// with <paramref name="requestTimeout"/>; on failure disposes <paramref name="connection"/> and throws a
+    /// connect error naming <paramref name="peer"/>.
+    /// </summary>
+    public static async ValueTask ProbeAsync(IProbedConnection connection, Uri peer, TimeSpan connectTimeout, TimeSpan requestTimeout, CancellationToken ct)
     {
+        connection.ReplyTimeout = connectTimeout;
         try
         {
             await connection.RequestAsync(ReadOnlyMemory<byte>.Empty, Memory<byte>.Empty, ct).ConfigureAwait(false);
@@ -21,5 +32,6 @@ public static class ConnectProbe
                 ? new TransportTimeoutException($"could not connect to {peer}: no answer within {connectTimeout.TotalMilliseconds:0} ms")
                 : new TransportException($"could not connect to {peer}: {e.Message}", e);
         }
+        connection.ReplyTimeout = requestTimeout;
     }
 }

@@ -74,4 +74,18 @@ public static class Handlers
         request.CopyTo(reply);
         return request.Length;
     };
+
+    /// <summary>The room a reply to a request of <paramref name="requestLength"/> bytes needs: the request's, or the stats reply's.</summary>
+    public static int ReplyCapacity(int requestLength) => Math.Max(requestLength, Measurement.ServerStats.MessageSize);
+
+    /// <summary>
+    /// The handler's reply in an array of its own, exactly its length, for the frameworks that take a result
+    /// as an array (gRPC's message, a SignalR hub, JSON-RPC); an echo fills it, so nothing is copied twice.
+    /// </summary>
+    public static byte[] ReplyArray(this RequestHandler handler, ReadOnlySpan<byte> request)
+    {
+        byte[] reply = new byte[ReplyCapacity(request.Length)];
+        int length = handler(request, reply);
+        return length == reply.Length ? reply : reply[..length];
+    }
 }

@@ -3,9 +3,10 @@ using System.Diagnostics;
 namespace IpcBench.Core.Hosting;
 
 /// <summary>
-/// An <c>ipcbench serve</c> child process (or another server program that keeps its protocol). Start waits for its <c>READY &lt;uri&gt;</c> line; disposing
-/// closes its stdin (its cue to stop cleanly and remove its files), then kills it if it lingers.
-/// The child also exits by itself when this process dies, since its stdin then closes.
+/// An <c>ipcbench serve</c> child process, or another server program that keeps its protocol. Start
+/// waits for its <c>READY &lt;uri&gt;</c> line; disposing closes its stdin (its cue to stop cleanly and
+/// remove its files), then kills it if it lingers. The child also exits by itself when this process
+/// dies, since its stdin then closes.
 /// </summary>
 public sealed class ServerProcess : IAsyncDisposable
 {
