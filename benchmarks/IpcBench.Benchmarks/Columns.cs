@@ -3,7 +3,7 @@ using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Reporting;
 
 namespace IpcBench.Benchmarks;
 
@@ -12,28 +12,28 @@ public sealed class SuiteColumn(string name, string legend, bool numeric, Func<S
 {
     public static IColumn[] All { get; } =
     [
-        new SuiteColumn("Placement/IO", "CPU placement of client and server (IPCBENCH_PLACEMENT) and I/O mode (IPCBENCH_IO; '-' for a transport that waits its own way)", false,
-            (_, c) => $"{SuiteSettings.Placement.Name()}/{(c.Parameters[nameof(RoundTripBenchmark.Transport)] is string entry ? SuiteSettings.IoFor(entry) : null) ?? "-"}"),
+        new SuiteColumn("Placement/Options", "CPU placement of client and server (IPCBENCH_PLACEMENT) and the case's options (io=sync ...; '-': none)", false,
+            (_, c) => $"{SuiteSettings.Placement.Name()}/{(c.Parameters[nameof(RoundTripBenchmark.Transport)] is string entry && SuiteSettings.Options(entry).Identity() is { Length: > 0 } o ? o : "-")}"),
         new SuiteColumn("Req/s", "round trips per second with one request in flight (1 / Mean)", true,
             (summary, c) => summary[c]?.ResultStatistics?.Mean is double ns and > 0 ? Format(1e9 / ns, "N0") : "-"),
-        Latency("P50 us", l => l.P50Us, "50th"),
-        Latency("P90 us", l => l.P90Us, "90th"),
-        Latency("P99 us", l => l.P99Us, "99th"),
-        Latency("P99.9 us", l => l.P999Us, "99.9th"),
-        Latency("Max us", l => l.MaxUs, "100th"),
+        Latency("P50 us", l => l.P50, "50th"),
+        Latency("P90 us", l => l.P90, "90th"),
+        Latency("P99 us", l => l.P99, "99th"),
+        Latency("P99.9 us", l => l.P999, "99.9th"),
+        Latency("Max us", l => l.Max, "100th"),
         new SuiteColumn("Client CPU us", "client process CPU time per request, user + system, every thread", true,
             (_, c) => Sidecar(c) is { } e ? Format(e.ClientCpuUsPerOp, "0.0") : "-"),
         new SuiteColumn("Server CPU us", "server process CPU time per request, as the server reported it", true,
             (_, c) => Sidecar(c)?.ServerCpuUsPerOp is double us ? Format(us, "0.0") : "-"),
         new SuiteColumn("Requests (lost)", "requests the percentiles are over (the latest, up to 1,048,576), and replies lost", false,
-            (_, c) => Sidecar(c) is { } e ? Format(e.Latency.Count, "0") + $" ({e.LostReplies})" : "-"),
+            (_, c) => Sidecar(c) is { } e ? Format(e.Count, "0") + $" ({e.Errors})" : "-"),
     ];
 
-    private static SuiteColumn Latency(string name, Func<LatencySummary, double> select, string percentile) =>
+    private static SuiteColumn Latency(string name, Func<LatencyFigures, double> select, string percentile) =>
         new(name, $"per-request round trip, {percentile} percentile, in microseconds (from every request's own timing)", true,
-            (_, c) => Sidecar(c) is { } e ? Format(select(e.Latency), "0.0") : "-");
+            (_, c) => Sidecar(c) is { } e ? Format(select(e.LatencyUs), "0.0") : "-");
 
-    private static LatencySidecar.Entry? Sidecar(BenchmarkCase c) => LatencySidecar.Read(c);
+    private static CaseResult? Sidecar(BenchmarkCase c) => LatencySidecar.Read(c);
 
     private static string Format(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 

@@ -76,8 +76,11 @@ public class ConnectBenchmark
     {
         var clientCost = _clientCost.Stop(_cycles);
         // The server's CPU is not split per cycle here: its request count includes connect probes.
-        LatencySidecar.Write(Scenario, Transport, Size, new LatencySidecar.Entry(_recorder.Summarize(), 0, clientCost.CpuUsPerOp, null,
-            _recorder.Curve(), _recorder.Sample()));
+        LatencySidecar.Write(Scenario, Transport, Size, new LoopResult(_recorder.Summarize(), 0, clientCost, null)
+        {
+            Curve = _recorder.Curve(),
+            SamplesUs = _recorder.Sample(),
+        });
         if (_server is not null)
         {
             await _server.DisposeAsync();

@@ -1,53 +1,60 @@
-using System.Globalization;
-using System.Text.Json;
+using System.Collections.Concurrent;
 using BenchmarkDotNet.Running;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
+using IpcBench.Reporting;
 
 namespace IpcBench.Benchmarks;
 
 /// <summary>
-/// Carries per-request percentiles from a benchmark's child process back to the host, where the
-/// summary columns are computed: BenchmarkDotNet (0.15.8) has no channel for that, so each case leaves a
-/// small JSON file in <c>IPCBENCH_LATENCY_DIR</c>, named after its parameters.
+/// Carries a case's measurement from a benchmark's child process back to the host, where the summary columns and
+/// results.json are made: BenchmarkDotNet (0.15.8) has no channel for that, so each case leaves its
+/// <see cref="CaseResult"/> (results.json's own shape) in <c>IPCBENCH_LATENCY_DIR</c>, named after its job and
+/// parameters. The host reads each file once.
 /// </summary>
 public static class LatencySidecar
 {
-    /// <param name="Latency">Per-request percentiles.</param>
-    /// <param name="LostReplies">Requests that got no reply (datagram transports).</param>
-    /// <param name="ClientCpuUsPerOp">The benchmark process's CPU time per request.</param>
-    /// <param name="ServerCpuUsPerOp">The server's, as it reported it (null if it did not).</param>
-    /// <param name="Curve">The latency curve (<see cref="LatencyRecorder.Curve"/>); null in files from before it was kept.</param>
-    /// <param name="SamplesUs">A fixed-seed random subsample of the latencies (<see cref="LatencyRecorder.Sample"/>), for run-to-run tests.</param>
-    public sealed record Entry(LatencySummary Latency, long LostReplies, double ClientCpuUsPerOp, double? ServerCpuUsPerOp,
-        IReadOnlyList<PercentilePoint>? Curve = null, IReadOnlyList<double>? SamplesUs = null);
+    private static readonly ConcurrentDictionary<string, CaseResult?> Read_ = new();
 
     /// <summary>The scenario a case measures: "connect" (<see cref="ConnectBenchmark"/>) or "steady" (<see cref="RoundTripBenchmark"/>).</summary>
     public static string ScenarioOf(BenchmarkCase c) => c.Descriptor.Type == typeof(ConnectBenchmark) ? ConnectBenchmark.Scenario : RoundTripBenchmark.Scenario;
 
-    public static void Write(string scenario, string transport, int size, Entry entry)
+    /// <summary>Called in the benchmark's process, which knows its job only from the arguments BenchmarkDotNet started it with.</summary>
+    public static void Write(string scenario, string entry, int size, LoopResult measured)
     {
         if (SuiteSettings.LatencyDirectory is not { } dir)
         {
             return; // run without the suite's host (e.g. from a test runner): nothing to report to
         }
         Directory.CreateDirectory(dir);
-        File.WriteAllText(PathFor(dir, scenario, transport, size), JsonSerializer.Serialize(entry));
+        var result = Figures.Case(SuiteSettings.Resolve(entry).Name, SuiteResults.CaseOptionsOf(entry, scenario), size,
+            SuiteSettings.Placement.Name(), measured);
+        File.WriteAllText(PathFor(dir, CurrentJob(), scenario, entry, size), ResultsFile.SerializeCase(result));
     }
 
-    /// <summary>The entry a benchmark case left, or null if it left none.</summary>
-    public static Entry? Read(BenchmarkCase c)
+    /// <summary>The case a benchmark case left, or null if it left none; read once, then remembered.</summary>
+    public static CaseResult? Read(BenchmarkCase c)
     {
         if (SuiteSettings.LatencyDirectory is not { } dir
-            || c.Parameters["Transport"] is not string transport || c.Parameters["Size"] is not int size
-            || PathFor(dir, ScenarioOf(c), transport, size) is not { } path || !File.Exists(path))
+            || c.Parameters["Transport"] is not string entry || c.Parameters["Size"] is not int size)
         {
             return null;
         }
-        return JsonSerializer.Deserialize<Entry>(File.ReadAllText(path));
+        return Read_.GetOrAdd(PathFor(dir, c.Job.Id, ScenarioOf(c), entry, size),
+            path => File.Exists(path) ? ResultsFile.ParseCase(File.ReadAllText(path)) : null);
     }
 
-    /// <summary>One file per case; the transport may carry options ("mmf?wait=spin"), kept readable in the name.</summary>
-    private static string PathFor(string dir, string scenario, string transport, int size) =>
-        Path.Combine(dir, string.Create(CultureInfo.InvariantCulture,
-            $"{scenario}-{transport.Replace('?', '_').Replace('&', '_').Replace('=', '-')}-{size}.json"));
+    /// <summary>The job BenchmarkDotNet runs this process for (it passes <c>--job ID</c>); "default" outside BenchmarkDotNet.</summary>
+    private static string CurrentJob()
+    {
+        var args = Environment.GetCommandLineArgs();
+        int i = Array.IndexOf(args, "--job");
+        return i >= 0 && i + 1 < args.Length ? args[i + 1] : "default";
+    }
+
+    /// <summary>One file per job and case; the entry may carry options ("mmf?wait=spin"), kept readable in the name.</summary>
+    private static string PathFor(string dir, string job, string scenario, string entry, int size) =>
+        Path.Combine(dir, $"{Safe(job)}-{scenario}-{Safe(entry)}-{size}.json");
+
+    private static string Safe(string text) => string.Concat(text.Select(ch => char.IsAsciiLetterOrDigit(ch) || ch is '-' or '.' ? ch : '_'));
 }

@@ -1,5 +1,4 @@
 using BenchmarkDotNet.Attributes;
-using IpcBench.Cli;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
@@ -84,8 +83,11 @@ public class RoundTripBenchmark
                 : null;
             await _connection.DisposeAsync();
         }
-        LatencySidecar.Write(Scenario, Transport, Size, new LatencySidecar.Entry(_recorder.Summarize(), LostReplies, clientCost.CpuUsPerOp, serverCpu,
-            _recorder.Curve(), _recorder.Sample()));
+        LatencySidecar.Write(Scenario, Transport, Size, new LoopResult(_recorder.Summarize(), LostReplies, clientCost, serverCpu)
+        {
+            Curve = _recorder.Curve(),
+            SamplesUs = _recorder.Sample(),
+        });
         if (_server is not null)
         {
             await _server.DisposeAsync();

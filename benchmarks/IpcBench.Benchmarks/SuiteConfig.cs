@@ -59,7 +59,7 @@ public static class SuiteConfig
         .WithOption(ConfigOptions.JoinSummary, true)
         .WithOrderer(new BenchmarkDotNet.Order.DefaultOrderer(BenchmarkDotNet.Order.SummaryOrderPolicy.Declared));
 
-    /// <summary>Leaves out the sizes a transport cannot carry (udp: 64 KB datagrams); <see cref="SuiteHost"/> says so.</summary>
+    /// <summary>Leaves out the sizes a transport cannot carry (udp: 64 KB datagrams); the suite's host (Program.cs) says so.</summary>
     private static bool SizeFits(BenchmarkDotNet.Running.BenchmarkCase c) =>
         c.Parameters["Transport"] is not string name || c.Parameters["Size"] is not int size
         || SuiteSettings.Resolve(name).Capabilities.RejectSize(size) is null;

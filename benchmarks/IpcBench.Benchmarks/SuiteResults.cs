@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Reports;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Options;
 using IpcBench.Reporting;
 
 namespace IpcBench.Benchmarks;
@@ -50,29 +51,17 @@ public static class SuiteResults
                 continue;
             }
             string transport = SuiteSettings.Resolve(entry).Name;
-            bool connect = LatencySidecar.ScenarioOf(c) == ConnectBenchmark.Scenario;
-            string options = connect ? CaseOptions.Normalize(CaseOptionsOf(entry) + "&scenario=connect") : CaseOptionsOf(entry);
+            string options = CaseOptionsOf(entry, LatencySidecar.ScenarioOf(c));
             var sidecar = LatencySidecar.Read(c);
             if (!report.Success || report.ResultStatistics is not { Mean: > 0 } stats || sidecar is null)
             {
                 skipped.Add(new SkippedCase(transport, options, size, "the benchmark failed or left no measurements: see the run's .log"));
                 continue;
             }
-            cases.Add(new CaseResult
+            cases.Add(sidecar with
             {
-                Transport = transport,
-                Options = options,
-                Size = size,
-                Placement = SuiteSettings.Placement.Name(),
-                Count = sidecar.Latency.Count,
-                Errors = sidecar.LostReplies,
-                LatencyUs = Figures.Latency(sidecar.Latency),
                 RequestsPerSecond = Figures.PerSecond(1e9 / stats.Mean), // one round trip (or connect cycle) per operation, Mean in ns
-                ClientCpuUsPerOp = Figures.Us(sidecar.ClientCpuUsPerOp),
-                ServerCpuUsPerOp = sidecar.ServerCpuUsPerOp is double s ? Figures.Us(s) : null,
                 AllocatedBytesPerOp = Figures.Bytes(report.GcStats.GetBytesAllocatedPerOperation(c)),
-                PercentilesUs = Figures.Curve(sidecar.Curve ?? []),
-                SamplesUs = Figures.Samples(sidecar.SamplesUs ?? []),
             });
         }
         return new RunResults
@@ -90,16 +79,23 @@ public static class SuiteResults
     }
 
     /// <summary>Every setting that shaped the run: the suite's variables and BenchmarkDotNet's command line.</summary>
-    private static Dictionary<string, string> Options(IReadOnlyList<string> args) => new()
+    private static Dictionary<string, string> Options(IReadOnlyList<string> args)
     {
-        [SuiteSettings.TransportsVariable] = Environment.GetEnvironmentVariable(SuiteSettings.TransportsVariable) is { Length: > 0 } t
-            ? t : "(all registered) " + string.Join(",", SuiteSettings.RequestedTransports),
-        [SuiteSettings.SizesVariable] = string.Join(",", SuiteSettings.Sizes),
-        [SuiteSettings.PlacementVariable] = SuiteSettings.Placement.Name(),
-        [SuiteSettings.IoVariable] = SuiteSettings.Io,
-        ["job"] = Job(args),
-        ["arguments"] = string.Join(' ', args.Select(CommandLineText.Quote)),
-    };
+        var options = new Dictionary<string, string>
+        {
+            [SuiteSettings.TransportsVariable] = Environment.GetEnvironmentVariable(SuiteSettings.TransportsVariable) is { Length: > 0 } t
+                ? t : "(all registered) " + string.Join(",", SuiteSettings.RequestedTransports),
+            [SuiteSettings.SizesVariable] = string.Join(",", SuiteSettings.Sizes),
+            [SuiteSettings.PlacementVariable] = SuiteSettings.Placement.Name(),
+            ["job"] = Job(args),
+            ["arguments"] = string.Join(' ', args.Select(CommandLineText.Quote)),
+        };
+        foreach (var (variable, value) in SuiteSettings.OptionVariables)
+        {
+            options[variable] = value ?? "(unset: each transport's default)";
+        }
+        return options;
+    }
 
     /// <summary>The job the command line names (--job short, -j dry, --job=medium), else the suite's default.</summary>
     private static string Job(IReadOnlyList<string> args)
@@ -118,8 +114,7 @@ public static class SuiteResults
         return SuiteConfig.DefaultJobDescription;
     }
 
-    /// <summary>A suite entry's case options: its own ("mmf?wait=spin") and, where it applies, the suite's I/O mode.</summary>
-    public static string CaseOptionsOf(string entry) =>
-        CaseOptions.ForCase(SuiteSettings.EntryOptions(entry) + (SuiteSettings.IoFor(entry) is { } io ? "&io=" + io : ""),
-            EndpointOptions.HasIoModes(SuiteSettings.Resolve(entry)));
+    /// <summary>A suite entry's case options ("io=sync", "wait=spin"; see <see cref="Core.Options.OptionValues.Identity"/>), and the scenario unless steady.</summary>
+    public static string CaseOptionsOf(string entry, string scenario = RoundTripBenchmark.Scenario) =>
+        CaseOptions.Normalize(SuiteSettings.Options(entry).Identity() + (scenario == RoundTripBenchmark.Scenario ? "" : $"&scenario={scenario}"));
 }

@@ -1,5 +1,6 @@
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Benchmarks;
 
@@ -19,8 +20,8 @@ public static class SuiteServer
         {
             CpuAffinity.PinCurrentProcess(cpu);
         }
-        var bind = SuiteSettings.WithOptions(transport.DefaultAddress(), entry);
+        var bind = SuiteSettings.WithOptions(transport.DefaultAddress(), entry, OptionScope.BothEnds);
         var server = await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"));
-        return (transport, server, SuiteSettings.WithOptions(server.Address, entry));
+        return (transport, server, SuiteSettings.WithOptions(server.Address, entry, OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
     }
 }

@@ -1,6 +1,7 @@
-using IpcBench.Cli;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Options;
+using IpcBench.Transports;
 
 namespace IpcBench.Benchmarks;
 
@@ -13,7 +14,6 @@ public static class SuiteSettings
     public const string TransportsVariable = "IPCBENCH_TRANSPORTS";
     public const string SizesVariable = "IPCBENCH_SIZES";
     public const string PlacementVariable = "IPCBENCH_PLACEMENT";
-    public const string IoVariable = "IPCBENCH_IO";
     public const string ResultsVariable = "IPCBENCH_RESULTS";
     public const string LatencyDirVariable = "IPCBENCH_LATENCY_DIR";
 
@@ -34,22 +34,44 @@ public static class SuiteSettings
     /// <summary>The transport a suite entry names ("mmf?wait=spin" is mmf).</summary>
     public static ITransport Resolve(string entry) => TransportRegistry.Get(entry.Split('?', 2)[0]);
 
-    /// <summary><paramref name="address"/> with the entry's own options and, where it applies, the suite's I/O mode.</summary>
-    public static Uri WithOptions(Uri address, string entry) =>
-        EndpointOptions.WithAll(IoFor(entry) is { } io ? EndpointOptions.With(address, "io", io) : address, EntryOptions(entry));
+    /// <summary>
+    /// An entry's options, checked against what its transport takes: the entry's own ("mmf?wait=spin"), then for each
+    /// option declared with a shorthand, the suite's variable of that name if set (IPCBENCH_IO=async, IPCBENCH_WAIT=spin)
+    /// and the transport takes it. A mistake is an <see cref="ArgumentException"/> naming the entry.
+    /// </summary>
+    public static OptionValues Options(string entry)
+    {
+        var transport = Resolve(entry);
+        var given = AddressQuery.Parse(EntryOptions(entry), $"{TransportsVariable} entry '{entry}'");
+        foreach (var option in OptionValues.Of(transport).Where(o => o.Shorthand))
+        {
+            if (Env(VariableFor(option)) is { } value)
+            {
+                given.TryAdd(option.Name, value);
+            }
+        }
+        return OptionValues.Parse(given, transport, $" in {TransportsVariable} entry '{entry}'");
+    }
 
-    /// <summary>The suite's I/O mode for an entry whose transport has I/O modes; null for the others.</summary>
-    public static string? IoFor(string entry) => EndpointOptions.HasIoModes(Resolve(entry)) ? Io : null;
+    /// <summary>The suite's variable for an option with a shorthand: IPCBENCH_IO for io.</summary>
+    public static string VariableFor(TransportOption option) => "IPCBENCH_" + option.Name.ToUpperInvariant();
+
+    /// <summary>The shorthand variables of every registered transport's options, with their values (null: not set).</summary>
+    public static IEnumerable<(string Variable, string? Value)> OptionVariables =>
+        TransportRegistry.All.SelectMany(OptionValues.Of).Where(o => o.Shorthand).DistinctBy(o => o.Name)
+            .Select(o => (VariableFor(o), Env(VariableFor(o))));
+
+    /// <summary><paramref name="address"/> with the entry's options of the given scopes.</summary>
+    public static Uri WithOptions(Uri address, string entry, params OptionScope[] scopes) =>
+        AddressQuery.With(address, Options(entry).Given(scopes));
 
     public static IEnumerable<int> Sizes =>
         (Env(SizesVariable) ?? "1,1KB,10KB,100KB")
         .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-        .Select(s => Arguments.ParseSize(s, Core.Framing.LengthPrefix.DefaultMaxPayload)
+        .Select(s => Quantities.ParseSize(s, Core.Framing.LengthPrefix.DefaultMaxPayload)
             ?? throw new ArgumentException($"{SizesVariable}: '{s}' is not a size such as 1, 1KB or 100KB"));
 
     public static Placement Placement => Placements.Parse(Env(PlacementVariable) ?? "none");
-
-    public static string Io => Env(IoVariable) ?? "sync";
 
     public static string? LatencyDirectory => Env(LatencyDirVariable);
 
@@ -57,5 +79,5 @@ public static class SuiteSettings
     public static string ResultsRoot() => Reporting.RunFolder.Root();
 
     /// <summary>The address options a suite entry carries ("mmf?wait=spin" carries "wait=spin").</summary>
-    public static string EntryOptions(string entry) => entry.Contains('?') ? entry.Split('?', 2)[1] : "";
+    private static string EntryOptions(string entry) => entry.Contains('?') ? entry.Split('?', 2)[1] : "";
 }

@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using IpcBench.Core;
+using IpcBench.Core.Options;
+using IpcBench.Transports;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -16,7 +18,7 @@ public class AmqpTests
     [InlineData("amqp-confirm")]
     public void Runs_where_the_tests_run(string transport)
     {
-        Assert.Null(IpcBench.Cli.TransportRegistry.Get(transport).UnsupportedReason);
+        Assert.Null(TransportRegistry.Get(transport).UnsupportedReason);
     }
 
     [Theory]
@@ -27,7 +29,7 @@ public class AmqpTests
     public async Task A_server_leaves_no_queue_behind(string transport, bool kill)
     {
         var server = await TestServer.StartAsync(transport);
-        string queue = EndpointOptions.Query(server.Process.Address)["queue"];
+        string queue = AddressQuery.Of(server.Process.Address)["queue"];
         Assert.True(await QueueExistsAsync(queue), $"{queue} should exist while its server runs");
 
         if (kill)

@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using IpcBench.Core;
 using IpcBench.Core.Measurement;
+using IpcBench.Core.Options;
+using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
 
@@ -85,9 +87,9 @@ public class ConformanceTests
         }
         var watch = Stopwatch.StartNew();
         var e = await Assert.ThrowsAnyAsync<TransportException>(async () =>
-            await IpcBench.Cli.TransportRegistry.Get(transport).ConnectAsync(nothing));
+            await TransportRegistry.Get(transport).ConnectAsync(nothing));
         Assert.True(watch.Elapsed < TimeSpan.FromSeconds(6), $"took {watch.Elapsed}");
-        Assert.Contains(EndpointOptions.WithoutQuery(nothing).ToString(), e.Message);
+        Assert.Contains(AddressQuery.WithoutQuery(nothing).ToString(), e.Message);
     }
 
     [Theory]

@@ -1,6 +1,7 @@
-using IpcBench.Cli;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Options;
+using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
 
@@ -28,11 +29,11 @@ public sealed class TestServer : IAsyncDisposable
     }
 
     /// <summary>The server's address with this test's options, and a short reply timeout so that nothing waits long.</summary>
-    public Uri ClientAddress(string timeout = "5s") => EndpointOptions.With(WithVariant(Process.Address, _variant), "timeout", timeout);
+    public Uri ClientAddress(string timeout = "5s") => AddressQuery.With(WithVariant(Process.Address, _variant), "timeout", timeout);
 
     public async Task<IConnection> ConnectAsync(string timeout = "5s") => await Transport.ConnectAsync(ClientAddress(timeout));
 
-    private static Uri WithVariant(Uri address, string variant) => EndpointOptions.WithAll(address, variant);
+    private static Uri WithVariant(Uri address, string variant) => AddressQuery.With(address, variant);
 
     public ValueTask DisposeAsync() => Process.DisposeAsync();
 }

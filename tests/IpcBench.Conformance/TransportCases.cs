@@ -1,6 +1,7 @@
-using IpcBench.Cli;
 using IpcBench.Core;
+using IpcBench.Core.Options;
 using IpcBench.Core.Streams;
+using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
 
@@ -19,7 +20,7 @@ public static class TransportCases
             var data = new TheoryData<string, string>();
             foreach (var t in Runnable)
             {
-                foreach (string variant in t.Variants.DefaultIfEmpty(""))
+                foreach (string variant in t.Variants().DefaultIfEmpty(""))
                 {
                     data.Add(t.Name, variant);
                 }

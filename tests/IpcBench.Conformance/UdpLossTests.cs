@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using IpcBench.Core;
 using IpcBench.Core.Measurement;
+using IpcBench.Core.Options;
 using IpcBench.Transports.Sockets;
 
 namespace IpcBench.Conformance;

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using IpcBench.Core.Measurement;
+using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
 
@@ -12,7 +13,7 @@ public class WcfTests
     [Fact]
     public async Task Calls_are_answered_without_monos_50_ms_receive_sleep()
     {
-        Assert.Null(IpcBench.Cli.TransportRegistry.Get("wcf").UnsupportedReason); // test.sh installs Mono
+        Assert.Null(TransportRegistry.Get("wcf").UnsupportedReason); // test.sh installs Mono
         await using var server = await TestServer.StartAsync("wcf");
         await using var connection = await server.ConnectAsync();
         var exchange = new ClosedLoop.Exchange(connection, 1024);
@@ -30,7 +31,7 @@ public class WcfTests
     [Fact]
     public async Task The_host_exits_when_its_serve_process_is_killed()
     {
-        Assert.Null(IpcBench.Cli.TransportRegistry.Get("wcf").UnsupportedReason); // test.sh installs Mono
+        Assert.Null(TransportRegistry.Get("wcf").UnsupportedReason); // test.sh installs Mono
         var server = await TestServer.StartAsync("wcf");
         int serve = server.Process.ProcessId;
         int host = ProcessTree.Children(serve).Single();

@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
+using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
 
@@ -16,7 +17,7 @@ public class ZmqTests
     [InlineData("zmq-libzmq")]
     public async Task A_raw_zmtp_req_client_gets_its_payload_back(string transport)
     {
-        if (IpcBench.Cli.TransportRegistry.Get(transport).UnsupportedReason is { } reason)
+        if (TransportRegistry.Get(transport).UnsupportedReason is { } reason)
         {
             Assert.Fail($"{transport} must run where the tests run: {reason}");
         }

@@ -68,7 +68,7 @@ public class CliTests
     {
         var (exit, stdout, _) = await RunAsync("list");
         Assert.Equal(0, exit);
-        foreach (string name in IpcBench.Cli.TransportRegistry.Names)
+        foreach (string name in IpcBench.Transports.TransportRegistry.Names)
         {
             Assert.Matches($@"(?m)^{name}\s+(yes|no)\s", stdout);
         }
@@ -183,15 +183,19 @@ public class CliTests
     [Theory]
     [InlineData("ping --transport tcp --count 0", "--count must be a whole number")]
     [InlineData("ping --transport nope", "unknown transport 'nope'")]
-    [InlineData("ping --transport tcp --placement sideways", "placement must be one of")]
-    [InlineData("ping --transport tcp --bogus", "unknown option --bogus")]
+    [InlineData("ping --transport tcp --placement sideways", "--placement must be none, same-core or cross-core, not 'sideways'")]
+    [InlineData("ping --transport tcp --bogus", "Unrecognized command or argument '--bogus'")]
     [InlineData("ping --transport tcp --server tcp-nagle://127.0.0.1:1", "is not a tcp:// address")]
-    [InlineData("ping --transport tcp --io maybe", "io must be 'sync' or 'async'")]
-    [InlineData("ping --transport grpc --io async", "--io applies to the socket and pipe transports, not grpc")]
+    [InlineData("ping --transport tcp --io maybe", "io must be sync or async, not 'maybe'")]
+    [InlineData("ping --transport grpc --io async", "grpc has no option 'io'")]
+    [InlineData("ping --transport mmf --option wait=nap", "wait must be spin, hybrid or block, not 'nap'")]
+    [InlineData("ping --transport mmf --option wait", "--option takes NAME=VALUE, not 'wait'")]
+    [InlineData("ping --transport mmf --wait spin --option wait=block", "wait is given twice")]
     [InlineData("ping --transport tcp --scenario cold", "--scenario must be steady or connect")]
-    [InlineData("serve", "--transport is required")]
-    [InlineData("serve --transport signalr --io async", "--io applies to the socket and pipe transports, not signalr")]
-    [InlineData("frobnicate", "unknown command 'frobnicate'")]
+    [InlineData("ping --transport tcp --results a --no-results", "--results and --no-results exclude each other")]
+    [InlineData("serve", "Option '--transport' is required")]
+    [InlineData("serve --transport signalr --io async", "signalr has no option 'io'")]
+    [InlineData("frobnicate", "Unrecognized command or argument 'frobnicate'")]
     public async Task Bad_options_exit_2_with_one_line_on_stderr(string commandLine, string message)
     {
         var (exit, stdout, stderr) = await RunAsync(commandLine.Split(' '));

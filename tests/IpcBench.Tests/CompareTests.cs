@@ -1,3 +1,4 @@
+using IpcBench.Cli;
 using IpcBench.Cli.Commands;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Comparison;
@@ -30,7 +31,7 @@ public sealed class CompareTests : IDisposable
         Assert.Equal(Verdict.Slower, c.Verdict);
         Assert.Equal(1.0, c.P50Change, 6);
         Assert.True(c.PValue < 1e-6, $"p = {c.PValue}");
-        Assert.Equal(1, CompareCommand.Run([Save(baseline), Save(current)]));
+        Assert.Equal(1, Compare(Save(baseline), Save(current)));
     }
 
     [Fact]
@@ -51,7 +52,7 @@ public sealed class CompareTests : IDisposable
         Assert.Equal(Verdict.Same, c.Verdict);
         Assert.Equal(0, c.P50Change);
         Assert.Equal(1, c.PValue, 9);
-        Assert.Equal(0, CompareCommand.Run([Save(baseline), Save(baseline with { Id = "current" })]));
+        Assert.Equal(0, Compare(Save(baseline), Save(baseline with { Id = "current" })));
     }
 
     [Fact]
@@ -102,7 +103,7 @@ public sealed class CompareTests : IDisposable
         Assert.Contains("- added (only in current): uds io=sync at 1 B", md);
         Assert.Contains("- removed (only in base): tcp io=sync at 1 KB", md);
         Assert.Contains("0 slower, 0 faster, 1 same; 1 added, 1 removed.", md);
-        Assert.Equal(0, CompareCommand.Run([Save(baseline), Save(current)]));
+        Assert.Equal(0, Compare(Save(baseline), Save(current)));
     }
 
     [Fact]
@@ -152,10 +153,10 @@ public sealed class CompareTests : IDisposable
         File.WriteAllText(newer, ResultsFile.Serialize(Run("newer", Tcp(s))).Replace("ipcbench-results/1", "ipcbench-results/2"));
         string other = Save(Run("other", RunFixtures.FromSamples("uds", 1, s)));
 
-        Assert.Equal(2, CompareCommand.Run([good, garbage]));
-        Assert.Equal(2, CompareCommand.Run([newer, good]));
-        Assert.Equal(2, CompareCommand.Run([good, other])); // no case in common
-        Assert.Equal(2, CompareCommand.Run([good, Path.Combine(_dir, "missing")]));
+        Assert.Equal(2, Compare(good, garbage));
+        Assert.Equal(2, Compare(newer, good));
+        Assert.Equal(2, Compare(good, other)); // no case in common
+        Assert.Equal(2, Compare(good, Path.Combine(_dir, "missing")));
         Assert.Throws<IncomparableRunsException>(() => RunComparison.Compare(ResultsFile.Read(good), ResultsFile.Read(other), 0.1));
     }
 
@@ -163,12 +164,18 @@ public sealed class CompareTests : IDisposable
     [InlineData("10%", 0.10)]
     [InlineData("15", 0.15)]
     [InlineData("7.5%", 0.075)]
-    public void Thresholds_are_percentages(string text, double expected) => Assert.Equal(expected, CompareCommand.ParseThreshold(text), 9);
+    public void Thresholds_are_percentages(string text, double expected) => Assert.Equal(expected, CompareCommand.ParseThreshold(text)!.Value, 9);
 
     [Theory]
     [InlineData("0")]
     [InlineData("-5%")]
     [InlineData("ten")]
-    public void Bad_thresholds_are_usage_errors(string text) =>
-        Assert.Throws<IpcBench.Cli.UsageException>(() => CompareCommand.ParseThreshold(text));
+    public void Bad_thresholds_are_usage_errors(string text)
+    {
+        Assert.Null(CompareCommand.ParseThreshold(text));
+        Assert.Equal(2, Compare("a", "b", "--threshold", text));
+    }
+
+    /// <summary><c>ipcbench compare ARGS</c>, in this process: its exit code.</summary>
+    private static int Compare(params string[] args) => IpcbenchCommand.RunAsync(["compare", .. args]).GetAwaiter().GetResult();
 }

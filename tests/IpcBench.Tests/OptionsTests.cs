@@ -1,36 +1,14 @@
 using IpcBench.Cli;
+using IpcBench.Cli.Parsing;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Options;
+using IpcBench.Transports;
 
 namespace IpcBench.Tests;
 
 public class OptionsTests
 {
-    private static Arguments Parse(params string[] args) =>
-        Arguments.Parse(args, ["transport", "size", "count"], ["verbose"]);
-
-    [Fact]
-    public void Parses_values_flags_and_inline_values()
-    {
-        var a = Parse("--transport", "tcp", "--size=1KB", "--verbose");
-        Assert.Equal("tcp", a.Get("transport"));
-        Assert.Equal(1024, a.GetSize("size", 1, 1 << 24));
-        Assert.True(a.Has("verbose"));
-        Assert.Equal(7, a.GetInt("count", 7, 1));
-    }
-
-    [Theory]
-    [InlineData("unknown option --bogus", "--bogus", "1")]
-    [InlineData("--transport needs a value", "--transport")]
-    [InlineData("--transport is given twice", "--transport", "a", "--transport", "b")]
-    [InlineData("unexpected argument 'tcp'", "tcp")]
-    [InlineData("--verbose takes no value", "--verbose=yes")]
-    public void Rejects_malformed_command_lines(string message, params string[] args)
-    {
-        var e = Assert.Throws<UsageException>(() => Parse(args));
-        Assert.Equal(message, e.Message);
-    }
-
     [Theory]
     [InlineData("0", 0)]
     [InlineData("1", 1)]
@@ -40,7 +18,7 @@ public class OptionsTests
     [InlineData("1MB", 1048576)]
     [InlineData("7B", 7)]
     public void Sizes_accept_binary_units(string text, int expected) =>
-        Assert.Equal(expected, Arguments.ParseSize(text, 1 << 24));
+        Assert.Equal(expected, Quantities.ParseSize(text, 1 << 24));
 
     [Theory]
     [InlineData("-1")]
@@ -48,22 +26,12 @@ public class OptionsTests
     [InlineData("lots")]
     [InlineData("17MB")]
     public void Sizes_reject_nonsense_and_oversize(string text) =>
-        Assert.Null(Arguments.ParseSize(text, 16 << 20));
-
-    [Theory]
-    [InlineData("0")]
-    [InlineData("x")]
-    [InlineData("-5")]
-    public void Counts_must_be_positive_whole_numbers(string text)
-    {
-        var e = Assert.Throws<UsageException>(() => Parse("--count", text).GetInt("count", 1, 1));
-        Assert.Contains("--count must be a whole number", e.Message);
-    }
+        Assert.Null(Quantities.ParseSize(text, 16 << 20));
 
     [Fact]
     public void Unknown_transport_names_the_known_ones()
     {
-        var e = Assert.Throws<UsageException>(() => TransportRegistry.Get("carrier-pigeon"));
+        var e = Assert.Throws<UsageException>(() => TransportArgument.Resolve("carrier-pigeon"));
         Assert.Contains("tcp", e.Message);
         Assert.Contains("uds", e.Message);
     }
@@ -71,31 +39,61 @@ public class OptionsTests
     [Fact]
     public void Endpoint_options_parse_io_and_durations()
     {
-        var o = EndpointOptions.Parse(new Uri("tcp://127.0.0.1:1/?io=async&timeout=250ms&connect_timeout=2s"));
+        var tcp = TransportRegistry.Get("tcp");
+        var o = EndpointOptions.Parse(new Uri("tcp://127.0.0.1:1/?io=async&timeout=250ms&connect_timeout=2s"), tcp);
         Assert.Equal(IoMode.Async, o.Io);
         Assert.Equal(TimeSpan.FromMilliseconds(250), o.RequestTimeout);
         Assert.Equal(TimeSpan.FromSeconds(2), o.ConnectTimeout);
-        Assert.Equal(EndpointOptions.Default, EndpointOptions.Parse(new Uri("tcp://127.0.0.1:1")));
+        Assert.Equal(EndpointOptions.Default, EndpointOptions.Parse(new Uri("tcp://127.0.0.1:1"), tcp));
     }
 
     [Theory]
-    [InlineData("tcp://h:1/?bogus=1", "unknown option 'bogus'")]
-    [InlineData("tcp://h:1/?io=maybe", "io must be 'sync' or 'async'")]
-    [InlineData("tcp://h:1/?timeout=-3s", "timeout must be a positive duration")]
-    public void Endpoint_options_reject_what_they_do_not_know(string address, string message)
+    [InlineData("tcp", "tcp://h:1/?bogus=1", "tcp has no option 'bogus'")]
+    [InlineData("tcp", "tcp://h:1/?io=maybe", "io must be sync or async, not 'maybe'")]
+    [InlineData("tcp", "tcp://h:1/?timeout=-3s", "timeout must be a positive duration")]
+    [InlineData("grpc", "grpc://h:1/?io=async", "grpc has no option 'io'")]
+    [InlineData("mmf", "mmf:///dev/shm/x?wait=nap", "wait must be spin, hybrid or block, not 'nap'")]
+    [InlineData("mmf", "mmf:///dev/shm/x?capacity=12", "capacity must be a whole number from 1024 to")]
+    [InlineData("wcf", "wcf://h:1/?connection_buffer=x", "connection_buffer must be a whole number from 512 to")]
+    public void Options_reject_what_the_transport_does_not_declare(string transport, string address, string message)
     {
-        var e = Assert.Throws<ArgumentException>(() => EndpointOptions.Parse(new Uri(address)));
+        var e = Assert.Throws<ArgumentException>(() => OptionValues.Parse(new Uri(address), TransportRegistry.Get(transport)));
         Assert.Contains(message, e.Message);
     }
 
     [Fact]
-    public void With_sets_one_query_key_and_keeps_the_rest()
+    public void A_case_is_named_by_the_options_that_shape_it()
     {
-        var uri = EndpointOptions.With(new Uri("tcp://127.0.0.1:5/?timeout=1s"), "io", "async");
-        var query = EndpointOptions.Query(uri);
-        Assert.Equal("async", query["io"]);
-        Assert.Equal("1s", query["timeout"]);
-        Assert.Equal(5, uri.Port);
+        var tcp = TransportRegistry.Get("tcp");
+        // io is always named; a timeout changes no figure and is left out; a given option is kept.
+        Assert.Equal("io=sync", OptionValues.Parse(new Uri("tcp://h:1/?timeout=2s"), tcp).Identity());
+        Assert.Equal("io=async&writes=split", OptionValues.Parse(new Uri("tcp://h:1/?writes=split&io=async"), tcp).Identity());
+        var mmf = TransportRegistry.Get("mmf");
+        Assert.Equal("", OptionValues.Parse(new Uri("mmf:///x"), mmf).Identity());
+        Assert.Equal("wait=spin", OptionValues.Parse(new Uri("mmf:///x?wait=spin"), mmf).Identity());
+        var amqp = TransportRegistry.Get("amqp");
+        Assert.Equal("", OptionValues.Parse(new Uri("amqp://h/?queue=q1"), amqp).Identity()); // the server's queue is an address
+    }
+
+    [Fact]
+    public void Variants_come_from_the_declared_values_worth_comparing()
+    {
+        Assert.Equal(["io=sync", "io=async"], TransportRegistry.Get("uds").Variants());
+        Assert.Equal(["wait=spin", "wait=hybrid", "wait=block"], TransportRegistry.Get("mmf").Variants());
+        Assert.Empty(TransportRegistry.Get("grpc").Variants());
+    }
+
+    [Fact]
+    public void Every_declared_default_is_a_valid_value()
+    {
+        foreach (var transport in TransportRegistry.All)
+        {
+            foreach (var option in OptionValues.Of(transport).Where(o => o.Scope != OptionScope.Address))
+            {
+                Assert.Null(option.Problem(option.Default));
+                Assert.All(option.Compared, value => Assert.Null(option.Problem(value)));
+            }
+        }
     }
 
     [Theory]

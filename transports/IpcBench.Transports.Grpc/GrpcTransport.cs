@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using Grpc.Net.Client;
 using IpcBench.Core;
+using IpcBench.Core.Options;
 using IpcBench.Transports.Kestrel;
 using IpcBench.Transports.Pipes;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -72,7 +73,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
         MaxPayload);
 
     /// <summary>grpc-dotnet and Kestrel are async through and through: there is no blocking mode to vary.</summary>
-    public IReadOnlyList<string> Variants => [];
+    public IReadOnlyList<TransportOption> Options => [];
 
     public Uri DefaultAddress() => over switch
     {
@@ -83,7 +84,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
-        EndpointOptions.Parse(address); // io does not apply; the common options are checked all the same
+        EndpointOptions.Parse(address, this); // the common options are checked here too
         switch (over)
         {
             case GrpcOver.Tcp:
@@ -92,7 +93,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
                     bound => new Uri($"{Name}://{new Uri(bound).Authority}"), handler, MaxMessage, () => { }, ct).ConfigureAwait(false);
 
             case GrpcOver.NamedPipe:
-                string pipe = await PipeEndpoint.ClaimNameAsync(EndpointOptions.WithoutQuery(address), ct).ConfigureAwait(false);
+                string pipe = await PipeEndpoint.ClaimNameAsync(AddressQuery.WithoutQuery(address), ct).ConfigureAwait(false);
                 return await GrpcServer.StartAsync(options => options.ListenNamedPipe(pipe, Http2Only),
                     _ => new Uri($"{Name}://{pipe}"), handler, MaxMessage, () => { }, ct).ConfigureAwait(false);
 
@@ -119,8 +120,8 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address);
-        var peer = EndpointOptions.WithoutQuery(address);
+        var options = EndpointOptions.Parse(address, this);
+        var peer = AddressQuery.WithoutQuery(address);
         var channel = OpenChannel(address, options.ConnectTimeout);
         IProbedConnection connection = calls == GrpcCalls.Stream
             ? new GrpcStreamConnection(channel, peer.ToString(), MaxPayload)
@@ -168,7 +169,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
                 string path = PathAddress.ToPath(address);
                 if (!File.Exists(path))
                 {
-                    throw new TransportException($"could not connect to {EndpointOptions.WithoutQuery(address)}: no such socket ({path} does not exist)");
+                    throw new TransportException($"could not connect to {AddressQuery.WithoutQuery(address)}: no such socket ({path} does not exist)");
                 }
                 return async ct =>
                 {

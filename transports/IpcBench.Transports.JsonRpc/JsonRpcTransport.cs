@@ -1,5 +1,6 @@
 using IpcBench.Core;
 using IpcBench.Core.Framing;
+using IpcBench.Core.Options;
 using IpcBench.Transports.Pipes;
 using StreamJsonRpc;
 
@@ -42,21 +43,21 @@ public sealed class JsonRpcTransport : ITransport
     public TransportCapabilities Capabilities => new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries, LengthPrefix.DefaultMaxPayload);
 
     /// <summary>StreamJsonRpc is async through and through: there is no blocking mode to vary.</summary>
-    public IReadOnlyList<string> Variants => [];
+    public IReadOnlyList<TransportOption> Options => [];
 
     public Uri DefaultAddress() => new($"{Name}://{PipeEndpoint.AutoName}");
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
-        EndpointOptions.Parse(address); // io does not apply; the common options are checked all the same
-        var listener = await PipeEndpoint.ListenAsync(EndpointOptions.WithoutQuery(address), IoMode.Async, ct).ConfigureAwait(false);
+        EndpointOptions.Parse(address, this); // the common options are checked here too
+        var listener = await PipeEndpoint.ListenAsync(AddressQuery.WithoutQuery(address), IoMode.Async, ct).ConfigureAwait(false);
         return new JsonRpcServer(listener, _handler, new EchoTarget(handler));
     }
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address);
-        var peer = EndpointOptions.WithoutQuery(address);
+        var options = EndpointOptions.Parse(address, this);
+        var peer = AddressQuery.WithoutQuery(address);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
         timeout.CancelAfter(options.ConnectTimeout);
         Stream pipe;

@@ -1,5 +1,6 @@
 using System.IO.Pipes;
 using IpcBench.Core;
+using IpcBench.Core.Options;
 using IpcBench.Core.Streams;
 
 namespace IpcBench.Transports.Pipes;
@@ -44,7 +45,7 @@ public static class PipeEndpoint
         if (StalePipe.SocketPath(name) is { } path && !File.Exists(path))
         {
             // Unix: no socket file means no server; .NET would otherwise retry until the timeout.
-            throw new TransportException($"could not connect to {EndpointOptions.WithoutQuery(address)}: no such pipe ({path} does not exist)");
+            throw new TransportException($"could not connect to {AddressQuery.WithoutQuery(address)}: no such pipe ({path} does not exist)");
         }
         var client = new NamedPipeClientStream(".", name, PipeDirection.InOut, Options(io));
         try

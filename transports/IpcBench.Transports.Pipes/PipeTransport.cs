@@ -1,4 +1,5 @@
 using IpcBench.Core;
+using IpcBench.Core.Options;
 using IpcBench.Core.Streams;
 
 namespace IpcBench.Transports.Pipes;

@@ -1,6 +1,7 @@
 using IpcBench.Core;
-using RabbitMQ.Client;
+using IpcBench.Core.Options;
 using RabbitConnection = RabbitMQ.Client.IConnection;
+using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 
 namespace IpcBench.Transports.RabbitMQ;
@@ -43,7 +44,7 @@ internal sealed class AmqpServer : IServer
             : (await channel.QueueDeclareAsync("", durable: false, exclusive: true, autoDelete: true, cancellationToken: ct).ConfigureAwait(false)).QueueName;
         await channel.BasicQosAsync(0, 1, false, ct).ConfigureAwait(false);
 
-        var bound = EndpointOptions.With(Broker.Public(address), "queue", queue);
+        var bound = AddressQuery.With(Broker.Public(address), AmqpTransport.Queue.Name, queue);
         var server = new AmqpServer(connection, channel, queue, durable, bound, handler);
         var consumer = new AsyncEventingBasicConsumer(channel);
         consumer.ReceivedAsync += server.OnRequestAsync;

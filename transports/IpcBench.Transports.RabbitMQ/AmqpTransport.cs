@@ -1,7 +1,8 @@
-using IpcBench.Core;
-using RabbitMQ.Client;
 using IConnection = IpcBench.Core.IConnection;
+using IpcBench.Core;
+using IpcBench.Core.Options;
 using RabbitConnection = RabbitMQ.Client.IConnection;
+using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
 namespace IpcBench.Transports.RabbitMQ;
@@ -34,13 +35,16 @@ public sealed class AmqpTransport(bool confirm) : ITransport
         Core.Framing.LengthPrefix.DefaultMaxPayload);
 
     /// <summary>The client awaits the library's async calls: there is no blocking mode to vary.</summary>
-    public IReadOnlyList<string> Variants => [];
+    public IReadOnlyList<TransportOption> Options => [Queue];
+
+    /// <summary>The server's request queue, which the server names in the address it reports.</summary>
+    internal static readonly TransportOption Queue = TransportOption.Text("queue", "the server's request queue", OptionScope.Address);
 
     public Uri DefaultAddress() => Broker.DefaultAddress(Name);
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address, "queue");
+        var options = EndpointOptions.Parse(address, this);
         var factory = Broker.Factory(address, options.ConnectTimeout, "ipcbench server");
         var connection = await ConnectAsync(factory, address, ct).ConfigureAwait(false);
         try
@@ -56,10 +60,12 @@ public sealed class AmqpTransport(bool confirm) : ITransport
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address, "queue");
-        if (!EndpointOptions.Query(address).TryGetValue("queue", out string? queue) || queue.Length == 0)
+        var values = OptionValues.Parse(address, this);
+        var options = EndpointOptions.From(values);
+        string queue = values[Queue];
+        if (queue.Length == 0)
         {
-            throw new ArgumentException($"{EndpointOptions.WithoutQuery(address)} names no server queue: the server's READY address has ?queue=");
+            throw new ArgumentException($"{AddressQuery.WithoutQuery(address)} names no server queue: the server's READY address has ?queue=");
         }
         var factory = Broker.Factory(address, options.ConnectTimeout, "ipcbench client");
         var connection = await ConnectAsync(factory, address, ct).ConfigureAwait(false);

@@ -1,4 +1,5 @@
 using IpcBench.Core;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Transports.SharedMemory;
 
@@ -10,7 +11,6 @@ namespace IpcBench.Transports.SharedMemory;
 public sealed class MmfTransport : ITransport
 {
     public const int DefaultCapacity = 1024 * 1024;
-    public const WaitMode DefaultWait = WaitMode.Hybrid;
 
     public string Name => "mmf";
 
@@ -23,7 +23,22 @@ public sealed class MmfTransport : ITransport
     /// <summary>Messages up to the default capacity; <c>?capacity=</c> sets another per channel.</summary>
     public TransportCapabilities Capabilities => new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries, DefaultCapacity);
 
-    public IReadOnlyList<string> Variants => ["wait=spin", "wait=hybrid", "wait=block"];
+    public IReadOnlyList<TransportOption> Options => [Wait, Capacity];
+
+    private static readonly TransportOption Wait = TransportOption.Choice(
+        "wait", "how both sides wait: spin (a core each), hybrid (50 us spin, then a futex sleep) or block (a futex sleep at once)",
+        "hybrid", OptionScope.BothEnds, "spin", "hybrid", "block") with
+        {
+            Compared = ["spin", "hybrid", "block"],
+            Shorthand = true,
+            SameCoreAdvice = new Dictionary<string, string>
+            {
+                ["spin"] = "spinning client and server pinned to one CPU take turns at the scheduler's pace; use cross-core",
+            },
+        };
+
+    private static readonly TransportOption Capacity = TransportOption.Number(
+        "capacity", "the largest message in bytes (each area's size)", $"{DefaultCapacity}", OptionScope.BothEnds, 1024, 1 << 30);
 
     /// <summary>A fresh private directory in /dev/shm (memory, never a disk) where there is one.</summary>
     public Uri DefaultAddress() => PathAddress.ToUri(Name, Path.Combine(
@@ -59,7 +74,7 @@ public sealed class MmfTransport : ITransport
     public ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
         var (options, wait, _) = Parse(address);
-        var peer = EndpointOptions.WithoutQuery(address);
+        var peer = AddressQuery.WithoutQuery(address);
         string path = PathAddress.ToPath(address);
         if (!File.Exists(path))
         {
@@ -85,25 +100,10 @@ public sealed class MmfTransport : ITransport
         }
     }
 
-    private static (EndpointOptions Options, WaitMode Wait, int Capacity) Parse(Uri address)
+    private (EndpointOptions Options, WaitMode Wait, int Capacity) Parse(Uri address)
     {
-        var options = EndpointOptions.Parse(address, "wait", "capacity");
-        var query = EndpointOptions.Query(address);
-        var wait = query.TryGetValue("wait", out string? w)
-            ? w switch
-            {
-                "spin" => WaitMode.Spin,
-                "hybrid" => WaitMode.Hybrid,
-                "block" => WaitMode.Block,
-                _ => throw new ArgumentException($"wait must be spin, hybrid or block, not '{w}'"),
-            }
-            : DefaultWait;
-        int capacity = DefaultCapacity;
-        if (query.TryGetValue("capacity", out string? c) && (!int.TryParse(c, out capacity) || capacity < 1024 || capacity > 1 << 30))
-        {
-            throw new ArgumentException($"capacity must be a number of bytes from 1024 to 1073741824, not '{c}'");
-        }
-        return (options, wait, capacity);
+        var values = OptionValues.Parse(address, this);
+        return (EndpointOptions.From(values), Enum.Parse<WaitMode>(values[Wait], ignoreCase: true), values.Number(Capacity));
     }
 
     /// <summary>Replaces a channel file whose server is gone; refuses one whose server is alive.</summary>

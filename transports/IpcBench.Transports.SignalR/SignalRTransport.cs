@@ -1,4 +1,5 @@
 using IpcBench.Core;
+using IpcBench.Core.Options;
 using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.Http.Connections;
 using Microsoft.AspNetCore.SignalR.Client;
@@ -43,20 +44,20 @@ public sealed class SignalRTransport : ITransport
         TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, MaxPayload);
 
     /// <summary>HubConnection and Kestrel are async through and through: there is no blocking mode to vary.</summary>
-    public IReadOnlyList<string> Variants => [];
+    public IReadOnlyList<TransportOption> Options => [];
 
     public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
-        EndpointOptions.Parse(address);
+        EndpointOptions.Parse(address, this);
         return await SignalRServer.StartAsync(Name, KestrelHost.TcpEndpoint(address), handler, MaxEncoded, ct).ConfigureAwait(false);
     }
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address);
-        var peer = EndpointOptions.WithoutQuery(address);
+        var options = EndpointOptions.Parse(address, this);
+        var peer = AddressQuery.WithoutQuery(address);
         var hub = _withProtocol(new HubConnectionBuilder().WithUrl($"http://{peer.Authority}{EchoHub.Path}", HttpTransportType.WebSockets, o =>
         {
             o.SkipNegotiation = true;

@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using IpcBench.Core;
+using IpcBench.Core.Options;
 using IpcBench.Core.Streams;
 
 namespace IpcBench.Transports.Sockets;

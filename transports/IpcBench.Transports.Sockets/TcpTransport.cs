@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using IpcBench.Core;
+using IpcBench.Core.Options;
 using IpcBench.Core.Streams;
 
 namespace IpcBench.Transports.Sockets;

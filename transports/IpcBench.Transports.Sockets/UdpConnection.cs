@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using IpcBench.Core;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Transports.Sockets;
 

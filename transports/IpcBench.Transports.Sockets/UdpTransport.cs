@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Net;
 using System.Net.Sockets;
 using IpcBench.Core;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Transports.Sockets;
 
@@ -21,13 +22,13 @@ public sealed class UdpTransport : ITransport
     public string? UnsupportedReason => null;
     public TransportCapabilities Capabilities => new(TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, MaxPayload);
 
-    public IReadOnlyList<string> Variants => EndpointOptions.IoVariants;
+    public IReadOnlyList<TransportOption> Options => [EndpointOptions.IoOption];
 
     public Uri DefaultAddress() => new("udp://127.0.0.1:0");
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address);
+        var options = EndpointOptions.Parse(address, this);
         var endpoint = await Endpoints.ResolveAsync(address, ct).ConfigureAwait(false);
         var socket = new Socket(endpoint.AddressFamily, SocketType.Dgram, ProtocolType.Udp);
         try
@@ -44,8 +45,8 @@ public sealed class UdpTransport : ITransport
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address);
-        var peer = EndpointOptions.WithoutQuery(address);
+        var options = EndpointOptions.Parse(address, this);
+        var peer = AddressQuery.WithoutQuery(address);
         var endpoint = await Endpoints.ResolveAsync(address, ct).ConfigureAwait(false);
         var socket = new Socket(endpoint.AddressFamily, SocketType.Dgram, ProtocolType.Udp);
         var connection = new UdpConnection(socket, peer, options);

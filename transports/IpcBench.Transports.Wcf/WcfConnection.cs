@@ -1,7 +1,8 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
-using IpcBench.Core;
 using IConnection = IpcBench.Core.IConnection;
+using IpcBench.Core;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Transports.Wcf;
 

@@ -5,6 +5,7 @@ using System.ServiceModel;
 using IpcBench.Core;
 using IpcBench.Core.Framing;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Transports.Wcf;
 
@@ -35,17 +36,16 @@ public sealed class WcfTransport : ITransport
     public TransportCapabilities Capabilities =>
         new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
 
+    public IReadOnlyList<TransportOption> Options => [ConnectionBuffer];
+
     /// <summary>
-    /// The client's <c>ConnectionBufferSize</c> (its socket buffers): NetTcp's default, 8 KB, and 64 KB. On
-    /// Linux loopback the default stalls every 16 KB of a reply for 200 ms (README, "WCF on Linux"); the
-    /// bytes on the wire are the same either way.
+    /// The client's <c>ConnectionBufferSize</c> (its socket buffers): NetTcp's default, 8 KB
+    /// (TcpTransportBindingElement's, which NetTcpBinding keeps), and 64 KB. On Linux loopback the default
+    /// stalls every 16 KB of a reply for 200 ms (README, "WCF on Linux"); the bytes on the wire are the same either way.
     /// </summary>
-    public IReadOnlyList<string> Variants => [$"{BufferOption}={DefaultConnectionBuffer}", $"{BufferOption}=65536"];
-
-    private const string BufferOption = "connection_buffer";
-
-    /// <summary>TcpTransportBindingElement.ConnectionBufferSize's default, which NetTcpBinding keeps.</summary>
-    private const int DefaultConnectionBuffer = 8192;
+    private static readonly TransportOption ConnectionBuffer = TransportOption.Number(
+        "connection_buffer", "the WCF client's ConnectionBufferSize in bytes", "8192", OptionScope.Client, 512, 1 << 26)
+        with { Compared = ["8192", "65536"] };
 
     public Uri DefaultAddress() => new("wcf://127.0.0.1:0");
 
@@ -54,7 +54,7 @@ public sealed class WcfTransport : ITransport
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
-        EndpointOptions.Parse(address, BufferOption); // the client's option; a server address may carry it
+        EndpointOptions.Parse(address, this); // the client's option may be there too, and is checked
         if (UnsupportedReason is { } reason)
         {
             throw new TransportException($"wcf does not run here: {reason}");
@@ -74,14 +74,10 @@ public sealed class WcfTransport : ITransport
 
     public ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address, BufferOption);
-        var peer = EndpointOptions.WithoutQuery(address);
-        int buffer = DefaultConnectionBuffer;
-        if (EndpointOptions.Query(address).TryGetValue(BufferOption, out string? b) && (!int.TryParse(b, out buffer) || buffer < 512 || buffer > 1 << 26))
-        {
-            throw new ArgumentException($"{BufferOption} must be a number of bytes from 512 to 67108864, not '{b}'");
-        }
-        return ValueTask.FromResult<IConnection>(WcfConnection.Open(peer, WcfEndpoint.NetTcp(peer), Capabilities.MaxMessageSize, options, buffer));
+        var values = OptionValues.Parse(address, this);
+        var peer = AddressQuery.WithoutQuery(address);
+        return ValueTask.FromResult<IConnection>(WcfConnection.Open(peer, WcfEndpoint.NetTcp(peer), Capabilities.MaxMessageSize,
+            EndpointOptions.From(values), values.Number(ConnectionBuffer)));
     }
 
     /// <summary>A port nothing listens on now. WCF binds the port it is given, so the host is told one.</summary>

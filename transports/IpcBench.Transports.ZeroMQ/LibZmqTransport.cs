@@ -1,5 +1,6 @@
 using IpcBench.Core;
 using IpcBench.Core.Framing;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Transports.ZeroMQ;
 
@@ -20,7 +21,7 @@ public sealed class LibZmqTransport : ITransport
         new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
 
     /// <summary>libzmq calls block on the calling thread: there is no I/O mode to vary.</summary>
-    public IReadOnlyList<string> Variants => [];
+    public IReadOnlyList<TransportOption> Options => [];
 
     public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
@@ -50,7 +51,7 @@ public sealed class LibZmqTransport : ITransport
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
         var options = CheckOptions(address);
-        var peer = EndpointOptions.WithoutQuery(address);
+        var peer = AddressQuery.WithoutQuery(address);
         var (context, socket) = Open(LibZmq.Req);
         LibZmqConnection connection;
         try
@@ -80,7 +81,7 @@ public sealed class LibZmqTransport : ITransport
             throw new TransportException($"{Name} does not run here: {reason}");
         }
         // io does not apply: libzmq calls block on the calling thread whatever it says.
-        return EndpointOptions.Parse(address);
+        return EndpointOptions.Parse(address, this);
     }
 
     private static (IntPtr Context, IntPtr Socket) Open(int type)

@@ -1,5 +1,6 @@
 using IpcBench.Core;
 using IpcBench.Core.Framing;
+using IpcBench.Core.Options;
 using NetMQ;
 using NetMQ.Sockets;
 
@@ -23,13 +24,13 @@ public sealed class NetMqTransport : ITransport
         new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
 
     /// <summary>NetMQ's calls block on the calling thread: there is no I/O mode to vary.</summary>
-    public IReadOnlyList<string> Variants => [];
+    public IReadOnlyList<TransportOption> Options => [];
 
     public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
     public ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
-        EndpointOptions.Parse(address); // io does not apply; the common options are checked all the same
+        EndpointOptions.Parse(address, this); // the common options are checked here too
         string endpoint = ZmqEndpoint.Tcp(address, bind: true);
         var socket = NetMqRuntime.Open(() => new ResponseSocket());
         try
@@ -47,8 +48,8 @@ public sealed class NetMqTransport : ITransport
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
-        var options = EndpointOptions.Parse(address);
-        var peer = EndpointOptions.WithoutQuery(address);
+        var options = EndpointOptions.Parse(address, this);
+        var peer = AddressQuery.WithoutQuery(address);
         string endpoint = ZmqEndpoint.Tcp(address, bind: false);
         var socket = NetMqRuntime.Open(() => new RequestSocket());
         NetMqConnection connection;

@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Globalization;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Comparison;
@@ -7,52 +8,63 @@ namespace IpcBench.Cli.Commands;
 /// <summary><c>ipcbench compare BASELINE CURRENT</c>: which cases got slower or faster, with a test that noise does not pass.</summary>
 internal static class CompareCommand
 {
-    public const string Help = """
-        Usage: ipcbench compare BASELINE CURRENT [--threshold PERCENT]
-
-        Compares two runs case by case (a case: transport, options and payload size) and prints a
-        markdown table: p50 and p99 of both runs and their change, the change in requests/s, the
-        p-value, and a verdict. A case is "slower" only when BOTH hold: its p50 grew by more than
-        the threshold, and a two-sided Mann-Whitney U test on the two runs' per-request latency
-        samples gives p < 0.01. "faster" is the same the other way; anything else is "same".
-        Cases in only one run are listed as added or removed and fail nothing. Runs on different
-        placements or machines are compared all the same, with a note.
-
-          BASELINE, CURRENT     run folders (results/20261122-005250-bench) or results.json files
-          --threshold PERCENT   the p50 change that matters: 10%, 15 ... (default 10%)
-
-        Exit codes: 0 no case is slower; 1 at least one case is slower; 2 bad options, a missing
-        or malformed results file, a schema version this ipcbench does not read, or no case in common.
-        """;
-
     public const double DefaultThreshold = 0.10;
 
-    public static int Run(IReadOnlyList<string> args)
+    public static Command Create()
     {
-        var (operands, options) = Operands.Split(args, ["threshold"]);
-        var a = Arguments.Parse(options, ["threshold"], []);
-        Operands.Expect(operands, "BASELINE", "CURRENT");
-        double threshold = a.Get("threshold") is { } t ? ParseThreshold(t) : DefaultThreshold;
+        var baseline = new Argument<string>("BASELINE") { Description = "a run folder (results/20261122-005250-bench) or a results.json" };
+        var current = new Argument<string>("CURRENT") { Description = "the run to judge against BASELINE, likewise" };
+        var threshold = new Option<double>("--threshold")
+        {
+            Description = "the p50 change that matters: 10%, 15 ...",
+            HelpName = "PERCENT",
+            DefaultValueFactory = _ => DefaultThreshold,
+            CustomParser = result =>
+            {
+                if (result.Tokens.Count == 0) return DefaultThreshold;
+                string text = result.Tokens[0].Value;
+                if (ParseThreshold(text) is double t) return t;
+                result.AddError($"--threshold must be a percentage such as 10% or 15, not '{text}'");
+                return DefaultThreshold;
+            },
+        };
+        var command = new Command("compare", """
+            Compares two runs case by case (a case: transport, options and payload size) and prints a markdown table: p50
+            and p99 of both runs and their change, the change in requests/s, the p-value, and a verdict. A case is "slower"
+            only when BOTH hold: its p50 grew by more than the threshold, and a two-sided Mann-Whitney U test on the two
+            runs' per-request latency samples gives p < 0.01. "faster" is the same the other way; anything else is "same".
+            Cases in only one run are listed as added or removed and fail nothing. Runs on different placements or machines
+            are compared all the same, with a note.
+
+            Exit codes: 0 no case is slower; 1 at least one case is slower; 2 bad options, a missing or malformed results
+            file, a schema version this ipcbench does not read, or no case in common.
+            """) { baseline, current, threshold };
+        command.SetAction(parsed => Run(parsed.GetValue(baseline)!, parsed.GetValue(current)!, parsed.GetValue(threshold)));
+        return command;
+    }
+
+    private static int Run(string baseline, string current, double threshold)
+    {
         RunComparison comparison;
         try
         {
-            comparison = RunComparison.Compare(ResultsFile.Read(operands[0]), ResultsFile.Read(operands[1]), threshold);
+            comparison = RunComparison.Compare(ResultsFile.Read(baseline), ResultsFile.Read(current), threshold);
         }
         catch (Exception e) when (e is ResultsFormatException or IncomparableRunsException)
         {
             Console.Error.WriteLine($"ipcbench compare: error: {e.Message}");
-            return 2;
+            return ExitCodes.Usage;
         }
         Console.Out.Write(ComparisonMarkdown.Render(comparison));
-        return comparison.AnySlower ? 1 : 0;
+        return comparison.AnySlower ? ExitCodes.Failed : ExitCodes.Success;
     }
 
-    /// <summary>"10%", "10" or "7.5%": a percentage above 0 and below 1000.</summary>
-    public static double ParseThreshold(string text)
+    /// <summary>"10%", "10" or "7.5%": a percentage above 0 and below 1000, as a fraction; null otherwise.</summary>
+    public static double? ParseThreshold(string text)
     {
         string number = text.Trim().TrimEnd('%').Trim();
         return double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out double percent) && percent > 0 && percent < 1000
             ? percent / 100
-            : throw new UsageException($"--threshold must be a percentage such as 10% or 15, not '{text}'");
+            : null;
     }
 }

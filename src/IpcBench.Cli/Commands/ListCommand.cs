@@ -1,21 +1,30 @@
+using System.CommandLine;
 using IpcBench.Core;
+using IpcBench.Core.Options;
+using IpcBench.Transports;
 
 namespace IpcBench.Cli.Commands;
 
-/// <summary><c>ipcbench list</c>: every registered transport, whether it runs here and what it guarantees.</summary>
+/// <summary><c>ipcbench list</c>: every registered transport, whether it runs here, what it guarantees, and its options.</summary>
 internal static class ListCommand
 {
-    public const string Help = """
-        Usage: ipcbench list
-
-        Lists every registered transport: whether it runs on this machine (and if not, why),
-        what it guarantees (reliable, message boundaries, cross-host, brokered), its largest
-        message, and what it really is on this OS.
-        """;
-
-    public static int Run(IReadOnlyList<string> args)
+    public static Command Create()
     {
-        Arguments.Parse(args, [], []);
+        var command = new Command("list", "Every registered transport: whether it runs on this machine (and if not, why), what it "
+            + "guarantees (reliable, message boundaries, cross-host, brokered), its largest message, what it really is on this OS, "
+            + "and the options each takes (--option NAME=VALUE on ping and serve).");
+        command.SetAction(_ =>
+        {
+            PrintTransports();
+            Console.WriteLine();
+            PrintOptions();
+            return ExitCodes.Success;
+        });
+        return command;
+    }
+
+    private static void PrintTransports()
+    {
         var rows = TransportRegistry.All.Select(t => new[]
         {
             t.Name,
@@ -23,15 +32,41 @@ internal static class ListCommand
             string.Join(",", Features(t.Capabilities)),
             FormatSize(t.Capabilities.MaxMessageSize),
             t.UnsupportedReason is null ? t.Description : $"{t.Description} -- not here: {t.UnsupportedReason}",
-        }).ToList();
-        string[] header = ["TRANSPORT", "RUNS", "FEATURES", "MAX MSG", "WHAT IT IS"];
-        int[] widths = Enumerable.Range(0, header.Length - 1)
-            .Select(i => rows.Select(r => r[i].Length).Append(header[i].Length).Max()).ToArray();
-        foreach (var row in rows.Prepend(header))
+        });
+        PrintTable(["TRANSPORT", "RUNS", "FEATURES", "MAX MSG", "WHAT IT IS"], rows);
+    }
+
+    /// <summary>Each option once, with the transports that take it (an option several transports share is one declaration).</summary>
+    private static void PrintOptions()
+    {
+        Console.WriteLine("Options (ping and serve: --option NAME=VALUE; " + string.Join(", ", Shorthands().Select(o => $"--{o.Name}"))
+            + " are short for the same):");
+        var rows = TransportRegistry.All
+            .SelectMany(t => OptionValues.Of(t).Where(o => o.Scope != OptionScope.Address).Select(o => (Transport: t.Name, Option: o)))
+            .GroupBy(x => x.Option, ReferenceEqualityComparer.Instance)
+            .OrderBy(g => OptionValues.Common.Contains(g.Key)) // each transport's own first, then those every transport takes
+            .Select(g => (Option: (TransportOption)g.Key!, Transports: g.Select(x => x.Transport).ToList()))
+            .Select(g => new[]
+            {
+                g.Transports.Count == TransportRegistry.All.Count ? "every transport" : string.Join(",", g.Transports),
+                $"{g.Option.Name}={g.Option.Placeholder}",
+                g.Option.Default,
+                g.Option.Help,
+            });
+        PrintTable(["TRANSPORTS", "OPTION", "DEFAULT", "WHAT IT CHANGES"], rows);
+    }
+
+    private static IEnumerable<TransportOption> Shorthands() =>
+        TransportRegistry.All.SelectMany(OptionValues.Of).Where(o => o.Shorthand).DistinctBy(o => o.Name);
+
+    private static void PrintTable(string[] header, IEnumerable<string[]> rows)
+    {
+        var all = rows.Prepend(header).ToList();
+        int[] widths = [.. Enumerable.Range(0, header.Length - 1).Select(i => all.Max(r => r[i].Length))];
+        foreach (var row in all)
         {
             Console.WriteLine(string.Concat(row.Take(widths.Length).Select((cell, i) => cell.PadRight(widths[i] + 2))) + row[^1]);
         }
-        return 0;
     }
 
     private static IEnumerable<string> Features(TransportCapabilities caps)

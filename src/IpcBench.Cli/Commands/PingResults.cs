@@ -2,23 +2,23 @@ using System.Globalization;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
+using IpcBench.Core.Options;
 using IpcBench.Reporting;
 
 namespace IpcBench.Cli.Commands;
 
-/// <summary>A ping run as a run folder (results.json, summary.md, summary.csv, env.md, charts): one case.</summary>
+/// <summary>A ping run as IpcBench results (one case): what ping prints, writes with --json, and keeps as a run folder.</summary>
 internal static class PingResults
 {
-    /// <summary>Everything about the run that the folder records.</summary>
+    /// <summary>Everything about the run that the results record.</summary>
     public sealed record Run(
-        IReadOnlyList<string> Args, DateTimeOffset Started, ITransport Transport, Uri Address, Uri? RemoteServer,
+        IReadOnlyList<string> Args, DateTimeOffset Started, OptionValues Options, Uri Address, Uri? RemoteServer,
         int Size, int Count, int Warmup, TimeSpan Gap, Placement Placement, string PlacementDescription, LoopResult Result,
         bool ConnectScenario = false);
 
     /// <summary>Writes the run folder under <paramref name="resultsRoot"/> (see <see cref="RunFolder.Root"/>); returns its path.</summary>
-    public static string Write(Run run, string? resultsRoot)
+    public static string Write(RunResults results, string? resultsRoot)
     {
-        var results = Build(run);
         string folder = RunFolder.Create(RunFolder.Root(resultsRoot), results.Id);
         ReportWriter.WriteAll(folder, results);
         return folder;
@@ -26,42 +26,24 @@ internal static class PingResults
 
     public static RunResults Build(Run run)
     {
-        var r = run.Result;
-        var query = EndpointOptions.Query(run.Address);
+        var transport = run.Options.Transport;
         var options = new Dictionary<string, string>
         {
-            ["transport"] = run.Transport.Name,
+            ["transport"] = transport.Name,
             ["size"] = Invariant(run.Size),
             ["count"] = Invariant(run.Count),
             ["warmup"] = Invariant(run.Warmup),
             ["placement"] = run.Placement.Name(),
-            ["io"] = EndpointOptions.HasIoModes(run.Transport) ? query.GetValueOrDefault("io", "sync") : "- (the transport waits its own way)",
-            ["timeout"] = query.GetValueOrDefault("timeout", "10s (default)"),
             ["scenario"] = run.ConnectScenario ? "connect (connect + request + close per cycle)" : "steady",
             ["gap"] = run.Gap > TimeSpan.Zero ? $"{Invariant(run.Gap.TotalMilliseconds)} ms" : "none",
             ["server"] = run.RemoteServer?.ToString() ?? "started by ping",
-            ["address"] = run.Address.ToString(),
+            ["address"] = AddressQuery.WithoutQuery(run.Address).ToString(),
         };
-        if (query.TryGetValue("wait", out string? wait))
+        foreach (var option in OptionValues.Of(transport).Where(o => o.Scope != OptionScope.Address))
         {
-            options["wait"] = wait;
+            options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        var single = new CaseResult
-        {
-            Transport = run.Transport.Name,
-            Options = CaseOptions.ForCase(run.Address.Query + (run.ConnectScenario ? "&scenario=connect" : ""), EndpointOptions.HasIoModes(run.Transport)),
-            Size = run.Size,
-            Placement = run.Placement.Name(),
-            Count = r.Latency.Count,
-            Errors = r.Errors,
-            LatencyUs = Figures.Latency(r.Latency),
-            RequestsPerSecond = Figures.PerSecond(r.RequestsPerSecond),
-            ClientCpuUsPerOp = Figures.Us(r.Cost.CpuUsPerOp),
-            ServerCpuUsPerOp = r.ServerCpuUsPerOp is double s ? Figures.Us(s) : null,
-            AllocatedBytesPerOp = Figures.Bytes(r.Cost.AllocatedBytesPerOp),
-            PercentilesUs = Figures.Curve(r.Curve),
-            SamplesUs = Figures.Samples(r.SamplesUs),
-        };
+        string identity = run.Options.Identity() + (run.ConnectScenario ? "&scenario=connect" : "");
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,
@@ -69,9 +51,9 @@ internal static class PingResults
             Kind = "ping",
             StartedAt = TruncateToSeconds(run.Started),
             GitCommit = GitCommit.Current(),
-            CommandLine = CommandLineText.Join("ipcbench", run.Args.Prepend("ping")),
+            CommandLine = CommandLineText.Join("ipcbench", run.Args),
             Environment = EnvironmentProbe.Describe(run.PlacementDescription, options),
-            Cases = [single],
+            Cases = [Figures.Case(transport.Name, identity, run.Size, run.Placement.Name(), run.Result)],
             Skipped = [],
         };
     }

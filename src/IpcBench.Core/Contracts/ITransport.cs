@@ -30,10 +30,10 @@ public interface ITransport
     TransportCapabilities Capabilities { get; }
 
     /// <summary>
-    /// The ways of running this transport worth comparing, each as address options (a query string
-    /// such as "io=async" or "wait=spin"). The conformance suite runs every one.
+    /// The options this transport takes in its address's query string, beyond the common ones (timeouts):
+    /// declared once here, and learnt from here by the CLI, the suite, <c>ipcbench list</c> and the reports.
     /// </summary>
-    IReadOnlyList<string> Variants { get; }
+    IReadOnlyList<Options.TransportOption> Options { get; }
 
     /// <summary>The address a server binds when the user gives none: a free port, a fresh private path.</summary>
     Uri DefaultAddress();

@@ -4,7 +4,8 @@ namespace IpcBench.Core.Hosting;
 
 /// <summary>
 /// How to run the <c>ipcbench</c> executable that hosts servers: <c>IPCBENCH_EXE</c> if set (a native
-/// executable or a .dll run through dotnet), else the <c>ipcbench</c> beside this assembly.
+/// executable or a .dll run through dotnet), else the <c>ipcbench</c> beside this assembly, else the one in
+/// <c>ipcbench/</c> beside it (where the suite and the tests get a copy: src/IpcBench.Cli/IpcbenchProgram.targets).
 /// </summary>
 public sealed record ServerCommand(string FileName, string? Dll)
 {
@@ -18,8 +19,8 @@ public sealed record ServerCommand(string FileName, string? Dll)
             return FromPath(configured) ?? throw new FileNotFoundException($"{EnvironmentVariable} names {configured}, which does not exist");
         }
         string dir = AppContext.BaseDirectory;
-        return FromPath(Path.Combine(dir, "ipcbench.dll"))
-            ?? throw new FileNotFoundException($"ipcbench.dll is not in {dir}; set {EnvironmentVariable} to the ipcbench executable");
+        return FromPath(Path.Combine(dir, "ipcbench.dll")) ?? FromPath(Path.Combine(dir, "ipcbench", "ipcbench.dll"))
+            ?? throw new FileNotFoundException($"ipcbench.dll is neither in {dir} nor in ipcbench/ there; set {EnvironmentVariable} to the ipcbench executable");
     }
 
     /// <summary>The value to export in <see cref="EnvironmentVariable"/> so that child processes find the same executable.</summary>

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using IpcBench.Core.Framing;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Core.Streams;
 

@@ -1,4 +1,5 @@
 using IpcBench.Core.Framing;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Core.Streams;
 
@@ -24,7 +25,16 @@ public abstract class StreamTransport : ITransport
     public virtual TransportCapabilities Capabilities =>
         new(TransportFeatures.Reliable | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
 
-    public virtual IReadOnlyList<string> Variants => EndpointOptions.IoVariants;
+    public IReadOnlyList<TransportOption> Options => [EndpointOptions.IoOption, Writes];
+
+    private TransportOption Writes => SplitWritesByDefault ? SplitWrites : SingleWrites;
+
+    private static readonly TransportOption SingleWrites = WritesOption("single");
+    private static readonly TransportOption SplitWrites = WritesOption("split");
+
+    private static TransportOption WritesOption(string @default) => TransportOption.Choice(
+        "writes", "a frame's header and payload in one write, or in two (as much hand-written framing does)",
+        @default, OptionScope.BothEnds, "single", "split");
 
     public abstract Uri DefaultAddress();
 
@@ -37,24 +47,13 @@ public abstract class StreamTransport : ITransport
     /// <summary>Connects a stream to <paramref name="address"/>; honours <paramref name="ct"/> as the connect timeout.</summary>
     protected abstract ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct);
 
-    /// <summary>Extra query keys this transport accepts beyond <see cref="EndpointOptions"/>'s and <c>writes</c>.</summary>
-    protected virtual string[] ExtraOptionKeys => [];
-
     /// <summary>Whether header and payload go out as two writes unless the address says <c>writes=single|split</c>.</summary>
     protected virtual bool SplitWritesByDefault => false;
 
     private (EndpointOptions Options, bool SplitWrites) ParseOptions(Uri address)
     {
-        var options = EndpointOptions.Parse(address, [.. ExtraOptionKeys, "writes"]);
-        bool split = EndpointOptions.Query(address).TryGetValue("writes", out string? writes)
-            ? writes switch
-            {
-                "single" => false,
-                "split" => true,
-                _ => throw new ArgumentException($"writes must be 'single' or 'split', not '{writes}'"),
-            }
-            : SplitWritesByDefault;
-        return (options, split);
+        var values = OptionValues.Parse(address, this);
+        return (EndpointOptions.From(values), values[Writes] == "split");
     }
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
@@ -76,8 +75,8 @@ public abstract class StreamTransport : ITransport
         }
         catch (Exception e) when (TransportErrors.IsConnectionFailure(e) && !ct.IsCancellationRequested)
         {
-            throw TransportErrors.ConnectFailed(e, EndpointOptions.WithoutQuery(address), options.ConnectTimeout);
+            throw TransportErrors.ConnectFailed(e, AddressQuery.WithoutQuery(address), options.ConnectTimeout);
         }
-        return new StreamConnection(new FramedStream(stream, Capabilities.MaxMessageSize, split), EndpointOptions.WithoutQuery(address), options);
+        return new StreamConnection(new FramedStream(stream, Capabilities.MaxMessageSize, split), AddressQuery.WithoutQuery(address), options);
     }
 }

@@ -1,3 +1,4 @@
+using IpcBench.Core.Options;
 namespace IpcBench.Reporting;
 
 /// <summary>
@@ -21,22 +22,6 @@ public static class CaseOptions
             .DistinctBy(kv => kv.Key)
             .OrderBy(kv => kv.Key, StringComparer.Ordinal)
             .ToList();
-    }
-
-    /// <summary>
-    /// A case's options from the address it ran against: the options that shape the exchange, with
-    /// the I/O mode always said (sync when not given) for a transport that has I/O modes. Client-side
-    /// limits (timeout, connect_timeout) are left out: they change no figure, and would keep a ping run
-    /// from matching a suite run.
-    /// </summary>
-    public static string ForCase(string? addressQuery, bool hasIoModes)
-    {
-        var pairs = Parse(addressQuery).Where(kv => kv.Key is not ("timeout" or "connect_timeout")).ToList();
-        if (hasIoModes && !pairs.Any(kv => kv.Key == "io"))
-        {
-            pairs.Add(new("io", "sync"));
-        }
-        return Join(pairs);
     }
 
     /// <summary>The options every one of <paramref name="optionSets"/> has, with the same value.</summary>

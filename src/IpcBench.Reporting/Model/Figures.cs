@@ -10,6 +10,25 @@ public static class Figures
 {
     public static double Us(double us) => Math.Round(us, 3);
 
+    /// <summary>A measured case as results.json holds it: the one place where a loop's result becomes a case's figures.</summary>
+    /// <param name="options">The case's options (<see cref="Core.Options.OptionValues.Identity"/>, and "scenario=connect" for cold starts).</param>
+    public static CaseResult Case(string transport, string options, int size, string placement, LoopResult r) => new()
+    {
+        Transport = transport,
+        Options = CaseOptions.Normalize(options),
+        Size = size,
+        Placement = placement,
+        Count = r.Latency.Count,
+        Errors = r.Errors,
+        LatencyUs = Latency(r.Latency),
+        RequestsPerSecond = PerSecond(r.RequestsPerSecond),
+        ClientCpuUsPerOp = Us(r.Cost.CpuUsPerOp),
+        ServerCpuUsPerOp = r.ServerCpuUsPerOp is double s ? Us(s) : null,
+        AllocatedBytesPerOp = Bytes(r.Cost.AllocatedBytesPerOp),
+        PercentilesUs = Curve(r.Curve),
+        SamplesUs = Samples(r.SamplesUs),
+    };
+
     public static LatencyFigures Latency(LatencySummary s) =>
         new(Us(s.MinUs), Us(s.P50Us), Us(s.P90Us), Us(s.P99Us), Us(s.P999Us), Us(s.MaxUs), Us(s.MeanUs));
 

@@ -22,6 +22,12 @@ public static class ResultsFile
 
     public static string Serialize(RunResults run) => JsonSerializer.Serialize(run, Options) + "\n";
 
+    /// <summary>One case on its own, as the suite's benchmark processes hand theirs to the suite's host.</summary>
+    public static string SerializeCase(CaseResult result) => JsonSerializer.Serialize(result, Options);
+
+    public static CaseResult ParseCase(string json) =>
+        JsonSerializer.Deserialize<CaseResult>(json, Options) ?? throw new ResultsFormatException("a case file holds null");
+
     public static void Write(string folder, RunResults run) =>
         File.WriteAllText(Path.Combine(folder, FileName), Serialize(run));
 

@@ -9,12 +9,11 @@ using IpcBench.Transports.Sockets;
 using IpcBench.Transports.Wcf;
 using IpcBench.Transports.ZeroMQ;
 
-namespace IpcBench.Cli;
+namespace IpcBench.Transports;
 
 /// <summary>
 /// Every transport IpcBench knows, in one explicit list: adding a transport is one line here (and a
-/// project reference). The CLI, the conformance tests and the benchmark suite all read this list.
-/// It lives in this project because it is the one that references every transport.
+/// project reference here). The CLI, the conformance tests and the benchmark suite all read this list.
 /// </summary>
 public static class TransportRegistry
 {
@@ -46,7 +45,8 @@ public static class TransportRegistry
     /// <summary>The transports that run on this machine.</summary>
     public static IEnumerable<ITransport> Supported => All.Where(t => t.UnsupportedReason is null);
 
+    /// <exception cref="ArgumentException">No transport has that name; the message lists the known ones.</exception>
     public static ITransport Get(string name) =>
         All.FirstOrDefault(t => string.Equals(t.Name, name, StringComparison.OrdinalIgnoreCase))
-        ?? throw new UsageException($"unknown transport '{name}'; known: {string.Join(", ", Names)}");
+        ?? throw new ArgumentException($"unknown transport '{name}'; known: {string.Join(", ", Names)}");
 }

@@ -1,0 +1,28 @@
+using System.CommandLine;
+using IpcBench.Core;
+using IpcBench.Transports;
+
+namespace IpcBench.Cli.Parsing;
+
+/// <summary><c>--transport NAME</c>: required, completed from the registry.</summary>
+internal static class TransportArgument
+{
+    public static Option<string> Create()
+    {
+        var option = new Option<string>("--transport") { Description = "the transport (see 'ipcbench list')", HelpName = "NAME", Required = true };
+        option.CompletionSources.Add([.. TransportRegistry.Names]);
+        return option;
+    }
+
+    public static ITransport Resolve(string name)
+    {
+        try
+        {
+            return TransportRegistry.Get(name);
+        }
+        catch (ArgumentException e)
+        {
+            throw new UsageException(e.Message);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+using System.Globalization;
+
+namespace IpcBench.Core.Options;
+
+/// <summary>The quantities options and arguments are written in: durations ("250ms", "2s") and byte sizes ("1KB").</summary>
+public static class Quantities
+{
+    /// <summary>"250ms", "2s" or a bare number of milliseconds, above zero.</summary>
+    public static bool TryParseDuration(string text, out TimeSpan duration)
+    {
+        string v = text.Trim().ToLowerInvariant();
+        double scale = 1;
+        if (v.EndsWith("ms", StringComparison.Ordinal)) { v = v[..^2]; }
+        else if (v.EndsWith('s')) { v = v[..^1]; scale = 1000; }
+        bool ok = double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out double n) && n > 0 && !double.IsInfinity(n * scale);
+        duration = ok ? TimeSpan.FromMilliseconds(n * scale) : default;
+        return ok;
+    }
+
+    /// <summary>As <see cref="TryParseDuration"/>, or an <see cref="ArgumentException"/> naming <paramref name="name"/>.</summary>
+    public static TimeSpan ParseDuration(string name, string text) => TryParseDuration(text, out var d)
+        ? d
+        : throw new ArgumentException($"{name} must be a positive duration such as 500ms or 2s, not '{text}'");
+
+    /// <summary>A byte size: "100", "1KB" or "1K" (1,024 B), "1MB" (1,048,576 B); null when malformed or over <paramref name="max"/>.</summary>
+    public static int? ParseSize(string text, int max)
+    {
+        string t = text.Trim().ToUpperInvariant();
+        long scale = 1;
+        foreach (var (suffix, factor) in new[] { ("KB", 1024L), ("K", 1024L), ("MB", 1024L * 1024), ("M", 1024L * 1024), ("B", 1L) })
+        {
+            if (t.EndsWith(suffix, StringComparison.Ordinal))
+            {
+                t = t[..^suffix.Length];
+                scale = factor;
+                break;
+            }
+        }
+        return long.TryParse(t, NumberStyles.None, CultureInfo.InvariantCulture, out long n) && n * scale <= max ? (int)(n * scale) : null;
+    }
+}
