@@ -68,13 +68,13 @@ internal static unsafe partial class LibZmq
         return Marshal.PtrToStringUTF8(StrError(errno)) ?? $"error {errno}";
     }
 
-    public static void SetInt(IntPtr socket, int option, int value) =>
+    public static void SetInt(ZmqSocketHandle socket, int option, int value) =>
         Check(SetSockOpt(socket, option, &value, sizeof(int)), "zmq_setsockopt");
 
-    public static void SetLong(IntPtr socket, int option, long value) =>
+    public static void SetLong(ZmqSocketHandle socket, int option, long value) =>
         Check(SetSockOpt(socket, option, &value, sizeof(long)), "zmq_setsockopt");
 
-    public static string GetString(IntPtr socket, int option)
+    public static string GetString(ZmqSocketHandle socket, int option)
     {
         byte* buffer = stackalloc byte[512];
         nuint length = 512;
@@ -94,40 +94,40 @@ internal static unsafe partial class LibZmq
     private static partial void Version(out int major, out int minor, out int patch);
 
     [LibraryImport(Library, EntryPoint = "zmq_ctx_new")]
-    public static partial IntPtr ContextNew();
+    public static partial ZmqContextHandle ContextNew();
 
     [LibraryImport(Library, EntryPoint = "zmq_ctx_shutdown")]
-    public static partial int ContextShutdown(IntPtr context);
+    public static partial int ContextShutdown(ZmqContextHandle context);
 
     [LibraryImport(Library, EntryPoint = "zmq_ctx_term")]
-    public static partial int ContextTerm(IntPtr context);
+    public static partial int ContextTerm(IntPtr context); // for ZmqContextHandle only
 
     [LibraryImport(Library, EntryPoint = "zmq_socket")]
-    public static partial IntPtr Socket(IntPtr context, int type);
+    public static partial ZmqSocketHandle Socket(ZmqContextHandle context, int type);
 
     [LibraryImport(Library, EntryPoint = "zmq_close")]
-    public static partial int Close(IntPtr socket);
+    public static partial int Close(IntPtr socket); // for ZmqSocketHandle only
 
     [LibraryImport(Library, EntryPoint = "zmq_setsockopt")]
-    private static partial int SetSockOpt(IntPtr socket, int option, void* value, nuint length);
+    private static partial int SetSockOpt(ZmqSocketHandle socket, int option, void* value, nuint length);
 
     [LibraryImport(Library, EntryPoint = "zmq_getsockopt")]
-    private static partial int GetSockOpt(IntPtr socket, int option, void* value, nuint* length);
+    private static partial int GetSockOpt(ZmqSocketHandle socket, int option, void* value, nuint* length);
 
     [LibraryImport(Library, EntryPoint = "zmq_bind", StringMarshalling = StringMarshalling.Utf8)]
-    public static partial int Bind(IntPtr socket, string endpoint);
+    public static partial int Bind(ZmqSocketHandle socket, string endpoint);
 
     [LibraryImport(Library, EntryPoint = "zmq_connect", StringMarshalling = StringMarshalling.Utf8)]
-    public static partial int Connect(IntPtr socket, string endpoint);
+    public static partial int Connect(ZmqSocketHandle socket, string endpoint);
 
     [LibraryImport(Library, EntryPoint = "zmq_send")]
-    public static partial int Send(IntPtr socket, byte* buffer, nuint length, int flags);
+    public static partial int Send(ZmqSocketHandle socket, byte* buffer, nuint length, int flags);
 
     [LibraryImport(Library, EntryPoint = "zmq_msg_init")]
     public static partial int MessageInit(Message* message);
 
     [LibraryImport(Library, EntryPoint = "zmq_msg_recv")]
-    public static partial int MessageReceive(Message* message, IntPtr socket, int flags);
+    public static partial int MessageReceive(Message* message, ZmqSocketHandle socket, int flags);
 
     [LibraryImport(Library, EntryPoint = "zmq_msg_data")]
     public static partial byte* MessageData(Message* message);

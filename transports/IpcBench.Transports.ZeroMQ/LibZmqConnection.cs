@@ -9,18 +9,16 @@ namespace IpcBench.Transports.ZeroMQ;
 /// </summary>
 internal sealed unsafe class LibZmqConnection : IProbedConnection
 {
-    private readonly IntPtr _context;
-    private readonly IntPtr _socket;
+    private readonly ZmqSocketHandle _socket;
     private readonly string _peer;
     private TimeSpan _timeout;
     private bool _disposed;
 
     private readonly int _maxMessage;
 
-    public LibZmqConnection(IntPtr context, IntPtr socket, Uri peer, int maxMessage)
+    public LibZmqConnection(ZmqSocketHandle socket, Uri peer, int maxMessage)
     {
         _maxMessage = maxMessage;
-        _context = context;
         _socket = socket;
         _peer = peer.ToString();
     }
@@ -83,8 +81,7 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
         if (!_disposed)
         {
             _disposed = true;
-            LibZmq.Close(_socket); // linger 0: nothing queued keeps the context alive
-            LibZmq.ContextTerm(_context);
+            _socket.Dispose(); // linger 0: nothing queued keeps the context, which terminates with it
         }
         return ValueTask.CompletedTask;
     }

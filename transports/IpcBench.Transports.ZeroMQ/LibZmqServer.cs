@@ -11,13 +11,13 @@ internal sealed unsafe class LibZmqServer : IServer
 {
     private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
 
-    private readonly IntPtr _context;
-    private readonly IntPtr _socket;
+    private readonly ZmqContextHandle _context;
+    private readonly ZmqSocketHandle _socket;
     private readonly RequestHandler _handler;
     private readonly Thread _thread;
     private volatile bool _stopping;
 
-    public LibZmqServer(IntPtr context, IntPtr socket, Uri address, RequestHandler handler)
+    public LibZmqServer(ZmqContextHandle context, ZmqSocketHandle socket, Uri address, RequestHandler handler)
     {
         _context = context;
         _socket = socket;
@@ -72,7 +72,7 @@ internal sealed unsafe class LibZmqServer : IServer
         }
         finally
         {
-            LibZmq.Close(_socket); // the owning thread closes it; then the context can terminate
+            _socket.Dispose(); // the owning thread closes it; then the context can terminate
         }
     }
 
@@ -87,9 +87,8 @@ internal sealed unsafe class LibZmqServer : IServer
         if (!_thread.Join(StopTimeout))
         {
             Log.Warn($"zmq server {Address}: its thread did not stop within {StopTimeout.TotalSeconds:0} s");
-            return ValueTask.CompletedTask; // terminating the context now would block on the open socket
         }
-        LibZmq.ContextTerm(_context);
+        _context.Dispose(); // terminates once the socket is closed (ZmqSocketHandle holds it till then)
         return ValueTask.CompletedTask;
     }
 }

@@ -63,7 +63,8 @@ public sealed class LibZmqTransport : ITransport
             {
                 throw new TransportException($"could not connect to {peer}: {LibZmq.LastError(out _)}");
             }
-            connection = new LibZmqConnection(context, socket, peer, Capabilities.MaxMessageSize);
+            connection = new LibZmqConnection(socket, peer, Capabilities.MaxMessageSize);
+            context.Dispose(); // the socket holds it until it closes
         }
         catch
         {
@@ -84,27 +85,29 @@ public sealed class LibZmqTransport : ITransport
         return EndpointOptions.Parse(address, this);
     }
 
-    private static (IntPtr Context, IntPtr Socket) Open(int type)
+    /// <summary>A socket of <paramref name="type"/> in a context of its own; the socket holds the context (see <see cref="ZmqSocketHandle"/>).</summary>
+    private static (ZmqContextHandle Context, ZmqSocketHandle Socket) Open(int type)
     {
-        IntPtr context = LibZmq.ContextNew();
-        if (context == IntPtr.Zero)
+        var context = LibZmq.ContextNew();
+        if (context.IsInvalid)
         {
             throw new TransportException($"zmq_ctx_new failed: {LibZmq.LastError(out _)}");
         }
-        IntPtr socket = LibZmq.Socket(context, type);
-        if (socket == IntPtr.Zero)
+        var socket = LibZmq.Socket(context, type);
+        if (socket.IsInvalid)
         {
             string error = LibZmq.LastError(out _);
-            LibZmq.ContextTerm(context);
+            context.Dispose();
             throw new TransportException($"zmq_socket failed: {error}");
         }
+        socket.HoldContext(context);
         LibZmq.SetInt(socket, LibZmq.Linger, 0); // closing never waits for unsent messages
         return (context, socket);
     }
 
-    private static void Close(IntPtr context, IntPtr socket)
+    private static void Close(ZmqContextHandle context, ZmqSocketHandle socket)
     {
-        LibZmq.Close(socket);
-        LibZmq.ContextTerm(context);
+        socket.Dispose();
+        context.Dispose();
     }
 }

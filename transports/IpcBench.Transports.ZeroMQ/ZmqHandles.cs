@@ -1,0 +1,48 @@
+using System.Runtime.InteropServices;
+
+namespace IpcBench.Transports.ZeroMQ;
+
+/// <summary>A libzmq context (<c>zmq_ctx_new</c>), terminated once it is disposed and no socket of its is open.</summary>
+internal sealed class ZmqContextHandle : SafeHandle
+{
+    public ZmqContextHandle()
+        : base(IntPtr.Zero, ownsHandle: true)
+    {
+    }
+
+    public override bool IsInvalid => handle == IntPtr.Zero;
+
+    protected override bool ReleaseHandle() => LibZmq.ContextTerm(handle) == 0;
+}
+
+/// <summary>
+/// A libzmq socket (<c>zmq_socket</c>), closed once disposed. It holds a reference on its context, which
+/// <c>zmq_ctx_term</c> needs: terminating a context blocks until each of its sockets is closed, so the context
+/// is released only after its last socket, whatever order they are disposed or finalized in.
+/// </summary>
+internal sealed class ZmqSocketHandle : SafeHandle
+{
+    private ZmqContextHandle? _context;
+
+    public ZmqSocketHandle()
+        : base(IntPtr.Zero, ownsHandle: true)
+    {
+    }
+
+    public override bool IsInvalid => handle == IntPtr.Zero;
+
+    /// <summary>Keeps <paramref name="context"/> from terminating until this socket is closed.</summary>
+    public void HoldContext(ZmqContextHandle context)
+    {
+        bool added = false;
+        context.DangerousAddRef(ref added);
+        _context = context;
+    }
+
+    protected override bool ReleaseHandle()
+    {
+        bool closed = LibZmq.Close(handle) == 0;
+        _context?.DangerousRelease();
+        return closed;
+    }
+}
