@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 
@@ -28,42 +27,24 @@ public static class PingOutput
 
     public static string Json(RunResults run)
     {
-        var c = run.Cases.Single();
-        var l = c.LatencyUs;
-        using var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        var (c, l, env) = (run.Cases.Single(), run.Cases.Single().LatencyUs, run.Environment);
+        return JsonSerializer.Serialize(new
         {
-            json.WriteStartObject();
-            json.WriteString("transport", c.Transport);
-            json.WriteString("address", run.Environment.Options["address"]);
-            json.WriteString("options", CaseOptions.Without(c.Options, ConnectScenario));
-            json.WriteString("scenario", IsConnect(c) ? "connect" : "steady");
-            json.WriteNumber("size", c.Size);
-            json.WriteNumber("count", Asked(c));
-            json.WriteNumber("warmup", int.Parse(run.Environment.Options["warmup"], CultureInfo.InvariantCulture));
-            json.WriteString("placement", run.Environment.Placement);
-            json.WriteNumber("p50_us", l.P50);
-            json.WriteNumber("p90_us", l.P90);
-            json.WriteNumber("p99_us", l.P99);
-            json.WriteNumber("p999_us", l.P999);
-            json.WriteNumber("max_us", l.Max);
-            json.WriteNumber("mean_us", l.Mean);
-            json.WriteNumber("min_us", l.Min);
-            json.WriteNumber("rps", c.RequestsPerSecond);
-            json.WriteNumber("errors", c.Errors);
-            json.WriteNumber("alloc_bytes_per_op", c.AllocatedBytesPerOp ?? 0);
-            json.WriteNumber("cpu_us_per_op", c.ClientCpuUsPerOp);
-            if (c.ServerCpuUsPerOp is double server) json.WriteNumber("server_cpu_us_per_op", server);
-            else json.WriteNull("server_cpu_us_per_op");
-            json.WriteNumber("elapsed_s", c.RequestsPerSecond > 0 ? Math.Round(c.Count / c.RequestsPerSecond, 3) : 0);
-            json.WriteString("os", run.Environment.Os);
-            json.WriteString("runtime", run.Environment.Runtime);
-            json.WriteNumber("cpus", run.Environment.LogicalCpus);
-            json.WriteString("timestamp", run.StartedAt.ToString("O", CultureInfo.InvariantCulture));
-            json.WriteEndObject();
-        }
-        return Encoding.UTF8.GetString(buffer.ToArray()) + Environment.NewLine;
+            c.Transport, Address = env.Options["address"], Options = CaseOptions.Without(c.Options, ConnectScenario),
+            Scenario = IsConnect(c) ? "connect" : "steady", c.Size, Count = Asked(c), Warmup = int.Parse(env.Options["warmup"], CultureInfo.InvariantCulture),
+            env.Placement, P50Us = l.P50, P90Us = l.P90, P99Us = l.P99, P999Us = l.P999, MaxUs = l.Max, MeanUs = l.Mean, MinUs = l.Min,
+            Rps = c.RequestsPerSecond, c.Errors, AllocBytesPerOp = c.AllocatedBytesPerOp ?? 0, CpuUsPerOp = c.ClientCpuUsPerOp,
+            ServerCpuUsPerOp = c.ServerCpuUsPerOp, ElapsedS = c.RequestsPerSecond > 0 ? Math.Round(c.Count / c.RequestsPerSecond, 3) : 0,
+            env.Os, env.Runtime, Cpus = env.LogicalCpus, Timestamp = run.StartedAt,
+        }, JsonOptions) + Environment.NewLine;
     }
+
+    private static readonly JsonSerializerOptions JsonOptions = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        WriteIndented = true,
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+    };
 
     private const string ConnectScenario = "scenario=connect";
 
