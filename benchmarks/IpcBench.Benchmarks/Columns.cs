@@ -13,7 +13,7 @@ public sealed class SuiteColumn(string name, string legend, bool numeric, Func<S
     public static IColumn[] All { get; } =
     [
         new SuiteColumn("Placement/Options", "CPU placement of client and server (IPCBENCH_PLACEMENT) and the case's options (io=sync ...; '-': none)", false,
-            (_, c) => $"{SuiteSettings.Placement.Name()}/{(c.Parameters[nameof(RoundTripBenchmark.Transport)] is string entry && SuiteSettings.Options(entry).Identity() is { Length: > 0 } o ? o : "-")}"),
+            (_, c) => Sidecar(c) is { } e ? $"{e.Placement}/{(e.Options.Length > 0 ? e.Options : "-")}" : "-"),
         new SuiteColumn("Req/s", "round trips per second with one request in flight (1 / Mean)", true,
             (summary, c) => summary[c]?.ResultStatistics?.Mean is double ns and > 0 ? Format(1e9 / ns, "N0") : "-"),
         Latency("P50 us", l => l.P50, "50th"),

@@ -14,7 +14,7 @@ namespace IpcBench.Benchmarks;
 /// </summary>
 public static class LatencySidecar
 {
-    private static readonly ConcurrentDictionary<string, CaseResult?> Read_ = new();
+    private static readonly ConcurrentDictionary<string, CaseResult?> Cache = new();
 
     /// <summary>The scenario a case measures: "connect" (<see cref="ConnectBenchmark"/>) or "steady" (<see cref="RoundTripBenchmark"/>).</summary>
     public static string ScenarioOf(BenchmarkCase c) => c.Descriptor.Type == typeof(ConnectBenchmark) ? ConnectBenchmark.Scenario : RoundTripBenchmark.Scenario;
@@ -40,7 +40,7 @@ public static class LatencySidecar
         {
             return null;
         }
-        return Read_.GetOrAdd(PathFor(dir, c.Job.Id, ScenarioOf(c), entry, size),
+        return Cache.GetOrAdd(PathFor(dir, c.Job.Id, ScenarioOf(c), entry, size),
             path => File.Exists(path) ? ResultsFile.ParseCase(File.ReadAllText(path)) : null);
     }
 

@@ -58,8 +58,7 @@ public static class SuiteSettings
 
     /// <summary>The shorthand variables of every registered transport's options, with their values (null: not set).</summary>
     public static IEnumerable<(string Variable, string? Value)> OptionVariables =>
-        TransportRegistry.All.SelectMany(OptionValues.Of).Where(o => o.Shorthand).DistinctBy(o => o.Name)
-            .Select(o => (VariableFor(o), Env(VariableFor(o))));
+        TransportRegistry.Shorthands.Select(o => (VariableFor(o), Env(VariableFor(o))));
 
     /// <summary><paramref name="address"/> with the entry's options of the given scopes.</summary>
     public static Uri WithOptions(Uri address, string entry, params OptionScope[] scopes) =>

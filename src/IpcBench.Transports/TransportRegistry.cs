@@ -1,4 +1,5 @@
 using IpcBench.Core;
+using IpcBench.Core.Options;
 using IpcBench.Transports.Grpc;
 using IpcBench.Transports.JsonRpc;
 using IpcBench.Transports.Pipes;
@@ -41,6 +42,13 @@ public static class TransportRegistry
     ];
 
     public static IEnumerable<string> Names => All.Select(t => t.Name);
+
+    /// <summary>
+    /// Each option some transport declares with a shorthand, once: what <c>--io</c>, <c>--wait</c> and
+    /// <c>--timeout</c> on the command line and <c>IPCBENCH_IO</c> ... in the suite stand for.
+    /// </summary>
+    public static IReadOnlyList<TransportOption> Shorthands { get; } =
+        [.. All.SelectMany(OptionValues.Of).Where(o => o.Shorthand).DistinctBy(o => o.Name)];
 
     /// <summary>The transports that run on this machine.</summary>
     public static IEnumerable<ITransport> Supported => All.Where(t => t.UnsupportedReason is null);

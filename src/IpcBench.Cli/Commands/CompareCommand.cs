@@ -14,20 +14,8 @@ internal static class CompareCommand
     {
         var baseline = new Argument<string>("BASELINE") { Description = "a run folder (results/20261122-005250-bench) or a results.json" };
         var current = new Argument<string>("CURRENT") { Description = "the run to judge against BASELINE, likewise" };
-        var threshold = new Option<double>("--threshold")
-        {
-            Description = "the p50 change that matters: 10%, 15 ...",
-            HelpName = "PERCENT",
-            DefaultValueFactory = _ => DefaultThreshold,
-            CustomParser = result =>
-            {
-                if (result.Tokens.Count == 0) return DefaultThreshold;
-                string text = result.Tokens[0].Value;
-                if (ParseThreshold(text) is double t) return t;
-                result.AddError($"--threshold must be a percentage such as 10% or 15, not '{text}'");
-                return DefaultThreshold;
-            },
-        };
+        var threshold = Parsing.Options.Checked("--threshold", "the p50 change that matters: 10%, 15 ...", "PERCENT", DefaultThreshold,
+            text => ParseThreshold(text) is double t ? (true, t) : (false, 0), "a percentage such as 10% or 15");
         var command = new Command("compare", """
             Compares two runs case by case (a case: transport, options and payload size) and prints a markdown table: p50
             and p99 of both runs and their change, the change in requests/s, the p-value, and a verdict. A case is "slower"

@@ -39,7 +39,7 @@ internal static class ListCommand
     /// <summary>Each option once, with the transports that take it (an option several transports share is one declaration).</summary>
     private static void PrintOptions()
     {
-        Console.WriteLine("Options (ping and serve: --option NAME=VALUE; " + string.Join(", ", Shorthands().Select(o => $"--{o.Name}"))
+        Console.WriteLine("Options (ping and serve: --option NAME=VALUE; " + string.Join(", ", TransportRegistry.Shorthands.Select(o => $"--{o.Name}"))
             + " are short for the same):");
         var rows = TransportRegistry.All
             .SelectMany(t => OptionValues.Of(t).Where(o => o.Scope != OptionScope.Address).Select(o => (Transport: t.Name, Option: o)))
@@ -55,9 +55,6 @@ internal static class ListCommand
             });
         PrintTable(["TRANSPORTS", "OPTION", "DEFAULT", "WHAT IT CHANGES"], rows);
     }
-
-    private static IEnumerable<TransportOption> Shorthands() =>
-        TransportRegistry.All.SelectMany(OptionValues.Of).Where(o => o.Shorthand).DistinctBy(o => o.Name);
 
     private static void PrintTable(string[] header, IEnumerable<string[]> rows)
     {

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.CommandLine.Parsing;
 using System.Globalization;
 using IpcBench.Core.Options;
 
@@ -10,40 +9,34 @@ internal static class Options
 {
     public static Option<int> Int(string name, string description, int @default, int min, int max = int.MaxValue) =>
         Checked(name, description, "N", @default,
-            text => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out int n) && n >= min && n <= max ? n : null,
+            text => (int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out int n) && n >= min && n <= max, n),
             $"a whole number from {min} to {max}");
 
     /// <summary>A byte size: 1, 1KB (1,024 B), 100KB, 1MB.</summary>
     public static Option<int> Size(string name, string description, int @default, int max) =>
-        Checked(name, description, "BYTES", @default, text => Quantities.ParseSize(text, max),
+        Checked(name, description, "BYTES", @default, text => Quantities.ParseSize(text, max) is int n ? (true, n) : (false, 0),
             $"a size from 0 to {max} B such as 1, 1KB or 100KB");
 
     public static Option<TimeSpan> Duration(string name, string description) =>
-        Checked(name, description, "DURATION", TimeSpan.Zero,
-            text => Quantities.TryParseDuration(text, out var d) ? d : (TimeSpan?)null, "a positive duration such as 1ms or 2s", showDefault: false);
+        Checked(name, description, "DURATION", TimeSpan.Zero, text => (Quantities.TryParseDuration(text, out var d), d),
+            "a positive duration such as 1ms or 2s", showDefault: false);
 
     public static Option<Uri?> Uri(string name, string description) =>
-        CheckedCore<Uri?>(name, description, "URI", null,
-            text => System.Uri.TryCreate(text, UriKind.Absolute, out var uri) ? (true, uri) : (false, null), "an absolute URI such as tcp://127.0.0.1:5000");
+        Checked<Uri?>(name, description, "URI", null, text => (System.Uri.TryCreate(text, UriKind.Absolute, out var uri), uri),
+            "an absolute URI such as tcp://127.0.0.1:5000", showDefault: false);
 
     /// <summary>One of <paramref name="values"/>, offered for completion too.</summary>
     public static Option<string> Choice(string name, string description, string @default, params string[] values)
     {
         var option = Checked(name, description, string.Join('|', values), @default,
-            text => values.Contains(text, StringComparer.OrdinalIgnoreCase) ? text.ToLowerInvariant() : null,
+            text => (values.Contains(text, StringComparer.OrdinalIgnoreCase), text.ToLowerInvariant()),
             string.Join(", ", values.SkipLast(1)) + " or " + values[^1]);
         option.CompletionSources.Add(values);
         return option;
     }
 
-    private static Option<string> Checked(string name, string description, string helpName, string @default, Func<string, string?> parse, string expected) =>
-        CheckedCore(name, description, helpName, @default, text => parse(text) is { } v ? (true, v) : (false, @default), expected);
-
-    private static Option<T> Checked<T>(string name, string description, string helpName, T @default, Func<string, T?> parse, string expected,
-        bool showDefault = true) where T : struct =>
-        CheckedCore(name, description, helpName, @default, text => parse(text) is { } v ? (true, v) : (false, default), expected, showDefault);
-
-    private static Option<T> CheckedCore<T>(string name, string description, string helpName, T @default,
+    /// <summary>An option whose one value <paramref name="parse"/> reads; when it cannot, the parse error says "NAME must be EXPECTED, not 'TEXT'".</summary>
+    public static Option<T> Checked<T>(string name, string description, string helpName, T @default,
         Func<string, (bool Ok, T Value)> parse, string expected, bool showDefault = true) => new(name)
     {
         Description = description,

@@ -25,8 +25,7 @@ internal sealed class TransportOptionFlags
     /// <param name="scopes">The scopes that mean something to the command (serve: not the client's limits).</param>
     public TransportOptionFlags(params OptionScope[] scopes)
     {
-        var declared = TransportRegistry.All.SelectMany(OptionValues.Of).Where(o => o.Shorthand && scopes.Contains(o.Scope)).DistinctBy(o => o.Name);
-        _shorthands = [.. declared.Select(o => (o, Shorthand(o)))];
+        _shorthands = [.. TransportRegistry.Shorthands.Where(o => scopes.Contains(o.Scope)).Select(o => (o, Shorthand(o)))];
     }
 
     private static Option<string?> Shorthand(TransportOption declared)

@@ -90,7 +90,4 @@ public sealed record TransportOption
             : Check?.Invoke(value);
         return expected is null ? null : $"{Name} must be {expected}, not '{value}'";
     }
-
-    /// <summary>"io=sync|async (default sync): what it changes".</summary>
-    public string Describe() => $"{Name}={Placeholder}{(Default.Length > 0 ? $" (default {Default})" : "")}: {Help}";
 }
