@@ -2,6 +2,8 @@ using BenchmarkDotNet.Running;
 using IpcBench.Benchmarks;
 using IpcBench.Core.Hosting;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Collecting;
+using IpcBench.Reporting.Writers;
 
 // The host process: BenchmarkDotNet starts one child process per case, and each child starts its own
 // 'ipcbench serve'. Settings travel to the children as environment variables, which they inherit.

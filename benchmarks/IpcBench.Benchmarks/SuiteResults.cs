@@ -3,6 +3,7 @@ using IpcBench.Core;
 using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Collecting;
 
 namespace IpcBench.Benchmarks;
 

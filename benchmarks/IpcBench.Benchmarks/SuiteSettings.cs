@@ -1,6 +1,7 @@
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
+using IpcBench.Reporting.Collecting;
 using IpcBench.Transports;
 
 namespace IpcBench.Benchmarks;
@@ -75,7 +76,7 @@ public static class SuiteSettings
     public static string? LatencyDirectory => Env(LatencyDirVariable);
 
     /// <summary>Where this run's reports go: IPCBENCH_RESULTS, else results/ at the repository root (as for 'ipcbench ping').</summary>
-    public static string ResultsRoot() => Reporting.RunFolder.Root();
+    public static string ResultsRoot() => RunFolder.Root();
 
     /// <summary>The address options a suite entry carries ("mmf?wait=spin" carries "wait=spin").</summary>
     private static string EntryOptions(string entry) => entry.Contains('?') ? entry.Split('?', 2)[1] : "";

@@ -1,4 +1,5 @@
 using IpcBench.Core;
+using IpcBench.Core.Hosting;
 
 namespace IpcBench.Tests;
 

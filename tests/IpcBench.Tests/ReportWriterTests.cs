@@ -1,6 +1,7 @@
 using System.Xml.Linq;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Charts;
+using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Tests;
 

@@ -1,5 +1,6 @@
 using IpcBench.Core.Measurement;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Collecting;
 
 namespace IpcBench.Tests;
 

@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using Grpc.Net.Client;
 using IpcBench.Core;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
 using IpcBench.Transports.Kestrel;
 using IpcBench.Transports.Pipes;

@@ -1,5 +1,6 @@
 using System.IO.Pipes;
 using IpcBench.Core;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
 using IpcBench.Core.Streams;
 

@@ -1,4 +1,5 @@
 using IpcBench.Core;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
 using RabbitConnection = RabbitMQ.Client.IConnection;
 using RabbitMQ.Client;

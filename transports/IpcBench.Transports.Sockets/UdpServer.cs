@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using IpcBench.Core;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
 
 namespace IpcBench.Transports.Sockets;

@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using System.Text;
 using IpcBench.Core;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
 using IpcBench.Core.Streams;
 

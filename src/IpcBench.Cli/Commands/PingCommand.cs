@@ -5,6 +5,7 @@ using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
 using IpcBench.Core.Options;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Cli.Commands;
 

@@ -4,6 +4,8 @@ using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
 using IpcBench.Core.Options;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Collecting;
+using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Cli.Commands;
 

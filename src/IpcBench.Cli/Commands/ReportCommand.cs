@@ -1,5 +1,6 @@
 using System.CommandLine;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Cli.Commands;
 

@@ -1,4 +1,4 @@
-namespace IpcBench.Core;
+namespace IpcBench.Core.Hosting;
 
 /// <summary>
 /// A background thread of its own for a blocking loop (a server session, a receive loop), with a

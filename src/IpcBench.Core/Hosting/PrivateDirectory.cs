@@ -1,4 +1,4 @@
-namespace IpcBench.Core;
+namespace IpcBench.Core.Hosting;
 
 /// <summary>
 /// Private per-server directories for socket and shared-memory files. A path whose directory name

@@ -1,6 +1,6 @@
 using System.Net.Sockets;
 
-namespace IpcBench.Core;
+namespace IpcBench.Core.Hosting;
 
 /// <summary>
 /// A Unix domain socket file left by a killed server blocks its path ("address in use"): remove it if

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using IpcBench.Core.Framing;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
 
 namespace IpcBench.Core.Streams;

@@ -1,3 +1,5 @@
+using IpcBench.Reporting.Writers;
+
 namespace IpcBench.Reporting.Charts;
 
 /// <summary>

@@ -1,4 +1,4 @@
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Collecting;
 
 /// <summary>A command line as a person would type it again: arguments quoted for a POSIX shell where needed.</summary>
 public static class CommandLineText

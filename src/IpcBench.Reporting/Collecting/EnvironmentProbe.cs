@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Collecting;
 
 /// <summary>
 /// What the machine is, read where Linux keeps it. Anything that cannot be read is null (or

@@ -1,4 +1,4 @@
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Collecting;
 
 /// <summary>The commit a run measured, so that a figure can be traced to the code that produced it.</summary>
 public static class GitCommit

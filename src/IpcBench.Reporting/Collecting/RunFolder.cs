@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Collecting;
 
 /// <summary>
 /// Where runs are kept: one folder per run, named after its UTC start time and kind

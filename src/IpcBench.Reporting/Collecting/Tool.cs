@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Collecting;
 
 /// <summary>Runs a small command (git, uname) for its first line of output; null if it is not there or fails.</summary>
 internal static class Tool

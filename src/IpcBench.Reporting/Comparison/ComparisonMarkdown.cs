@@ -1,5 +1,7 @@
 using System.Globalization;
 using System.Text;
+using IpcBench.Reporting.Collecting;
+using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Reporting.Comparison;
 

@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Text;
+using IpcBench.Reporting.Collecting;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Writers;
 
 /// <summary>env.md: the machine and the options of a run, as a list a person reads.</summary>
 public static class EnvironmentMarkdown

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Writers;
 
 /// <summary>A markdown table builder: cells are escaped, the first column left-aligned, the rest right-aligned (numbers) unless named in <see cref="TextColumns"/>.</summary>
 internal sealed class MarkdownTable(params string[] header)

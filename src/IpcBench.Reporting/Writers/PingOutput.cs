@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Writers;
 
 /// <summary>
 /// What <c>ipcbench ping</c> prints and what <c>--json</c> writes, both made from the run's one case, as results.json

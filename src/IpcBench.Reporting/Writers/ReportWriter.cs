@@ -1,6 +1,6 @@
 using IpcBench.Reporting.Charts;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Writers;
 
 /// <summary>Everything a run folder holds about a run, written from its <see cref="RunResults"/>.</summary>
 public static class ReportWriter

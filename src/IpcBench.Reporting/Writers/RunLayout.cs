@@ -1,4 +1,4 @@
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Writers;
 
 /// <summary>
 /// How a run is laid out in tables and charts: one row (and one chart line) per transport with its

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Writers;
 
 /// <summary>summary.csv: one row per case with every figure, for spreadsheets and scripts (RFC 4180 quoting, LF line ends, invariant numbers, empty for not measured).</summary>
 public static class SummaryCsv

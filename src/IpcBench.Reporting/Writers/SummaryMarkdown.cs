@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Text;
+using IpcBench.Reporting.Collecting;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Writers;
 
 /// <summary>
 /// summary.md: the figures people quote. Latency (p50 / p99) and requests/s as transport-by-size

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Reporting.Writers;
 
 /// <summary>How reports print figures: invariant culture, units people use, "-" for a figure that was not measured.</summary>
 public static class Units

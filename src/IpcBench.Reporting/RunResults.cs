@@ -1,3 +1,5 @@
+using IpcBench.Reporting.Collecting;
+
 namespace IpcBench.Reporting;
 
 /// <summary>
