@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using IpcBench.Core.Measurement;
@@ -17,7 +16,7 @@ public static class ResultsFile
         IndentSize = 2,
         RespectNullableAnnotations = true,
         RespectRequiredConstructorParameters = true,
-        Converters = { new CompactCurveConverter(), new CompactSamplesConverter() },
+        Converters = { new InlineListConverter<PercentilePoint>(), new InlineListConverter<double>() },
     };
 
     public static string Serialize(RunResults run) => JsonSerializer.Serialize(run, Options) + "\n";
@@ -94,61 +93,18 @@ public static class ResultsFile
 
     private static string OneLine(string text) => text.ReplaceLineEndings(" ");
 
-    /// <summary>The latency curve on one line: ten points are read together, not one per line.</summary>
-    private sealed class CompactCurveConverter : JsonConverter<IReadOnlyList<PercentilePoint>>
+    /// <summary>
+    /// A list on one line (the ten points of a latency curve, up to 2,000 samples): read together, not one per line.
+    /// Read as any list is; a non-finite number cannot be written (JSON has none).
+    /// </summary>
+    private sealed class InlineListConverter<T> : JsonConverter<IReadOnlyList<T>>
     {
-        public override IReadOnlyList<PercentilePoint> Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
-        {
-            var points = new List<PercentilePoint>();
-            Expect(ref reader, JsonTokenType.StartArray);
-            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
-            {
-                using var point = JsonDocument.ParseValue(ref reader);
-                if (point.RootElement.ValueKind != JsonValueKind.Object
-                    || !point.RootElement.TryGetProperty("p", out var p) || !point.RootElement.TryGetProperty("us", out var us)
-                    || p.ValueKind != JsonValueKind.Number || us.ValueKind != JsonValueKind.Number)
-                {
-                    throw new JsonException("a percentile point must be {\"p\": number, \"us\": number}");
-                }
-                points.Add(new PercentilePoint(p.GetDouble(), us.GetDouble()));
-            }
-            return points;
-        }
+        private static readonly JsonSerializerOptions Inline = new() { PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower };
 
-        public override void Write(Utf8JsonWriter writer, IReadOnlyList<PercentilePoint> value, JsonSerializerOptions options) =>
-            writer.WriteRawValue("[" + string.Join(", ", value.Select(p => $"{{\"p\": {Number(p.P)}, \"us\": {Number(p.Us)}}}")) + "]");
+        public override IReadOnlyList<T> Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
+            JsonSerializer.Deserialize<T[]>(ref reader, options) ?? throw new JsonException("a list must not be null");
+
+        public override void Write(Utf8JsonWriter writer, IReadOnlyList<T> value, JsonSerializerOptions options) =>
+            writer.WriteRawValue(JsonSerializer.Serialize(value.ToArray(), Inline));
     }
-
-    /// <summary>The samples on one line: 2,000 numbers would otherwise be 2,000 lines.</summary>
-    private sealed class CompactSamplesConverter : JsonConverter<IReadOnlyList<double>>
-    {
-        public override IReadOnlyList<double> Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
-        {
-            var values = new List<double>();
-            Expect(ref reader, JsonTokenType.StartArray);
-            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
-            {
-                if (reader.TokenType != JsonTokenType.Number)
-                {
-                    throw new JsonException("samples must be numbers");
-                }
-                values.Add(reader.GetDouble());
-            }
-            return values;
-        }
-
-        public override void Write(Utf8JsonWriter writer, IReadOnlyList<double> value, JsonSerializerOptions options) =>
-            writer.WriteRawValue("[" + string.Join(",", value.Select(Number)) + "]");
-    }
-
-    private static void Expect(ref Utf8JsonReader reader, JsonTokenType type)
-    {
-        if (reader.TokenType != type)
-        {
-            throw new JsonException($"expected {type}, found {reader.TokenType}");
-        }
-    }
-
-    private static string Number(double value) =>
-        double.IsFinite(value) ? value.ToString("R", CultureInfo.InvariantCulture) : throw new JsonException($"{value} is not a number JSON can hold");
 }
