@@ -12,24 +12,20 @@ internal sealed class StreamConnection : IConnection
     private readonly EndpointOptions _options;
     // Reused for every async request (TryReset), so a timeout costs no allocation per request.
     private CancellationTokenSource _timeout = new();
-    // For blocking I/O on a stream without timeouts of its own.
+    // For blocking I/O. Not the socket's own timeouts (SO_RCVTIMEO): with one set, every blocking wait arms and
+    // cancels a kernel timer, measured at +0.4 us a round trip on a 9 us uds exchange. A request that times out
+    // closes the stream, which ends the wait; the connection could not go on anyway, as its late reply would be
+    // read as the next request's.
     private readonly RequestDeadline? _deadline;
 
     public StreamConnection(FramedStream framed, Uri peer, EndpointOptions options)
     {
-        var stream = framed.Stream;
         _framed = framed;
         _peer = peer.ToString();
         _options = options;
-        if (options.Io == IoMode.Sync && stream.CanTimeout)
+        if (options.Io == IoMode.Sync)
         {
-            int ms = (int)options.RequestTimeout.TotalMilliseconds;
-            stream.ReadTimeout = ms;
-            stream.WriteTimeout = ms;
-        }
-        else if (options.Io == IoMode.Sync)
-        {
-            _deadline = new RequestDeadline(options.RequestTimeout, stream.Dispose);
+            _deadline = new RequestDeadline(options.RequestTimeout, framed.Stream.Dispose);
         }
     }
 
