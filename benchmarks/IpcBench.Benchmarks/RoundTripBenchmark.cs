@@ -19,6 +19,7 @@ public class RoundTripBenchmark
     private const int KeptSamples = 1 << 20;
 
     private ServerProcess? _server;
+    private NetworkNamespace? _namespace;
     private IConnection? _connection;
     private ClosedLoop.Exchange? _exchange;
     private readonly LatencyRecorder _recorder = new(KeptSamples, keepLatest: true);
@@ -40,7 +41,7 @@ public class RoundTripBenchmark
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        (var transport, _server, var address) = await SuiteServer.StartAsync(Transport);
+        (var transport, _server, var address, _namespace) = await SuiteServer.StartAsync(Transport);
         _connection = await transport.ConnectAsync(address);
         _exchange = new ClosedLoop.Exchange(_connection, Size);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
@@ -91,6 +92,10 @@ public class RoundTripBenchmark
         if (_server is not null)
         {
             await _server.DisposeAsync();
+        }
+        if (_namespace is not null)
+        {
+            await _namespace.DisposeAsync();
         }
     }
 }

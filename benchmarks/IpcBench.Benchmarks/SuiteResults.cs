@@ -24,7 +24,7 @@ public static class SuiteResults
         {
             var t = SuiteSettings.Resolve(entry);
             string options = CaseOptionsOf(entry);
-            if (t.UnsupportedReason is { } why)
+            if (SuiteSettings.NotHere(t) is { } why)
             {
                 skipped.Add(new SkippedCase(t.Name, options, null, why));
                 continue;
@@ -88,6 +88,7 @@ public static class SuiteResults
                 ? t : "(all registered) " + string.Join(",", SuiteSettings.RequestedTransports),
             [SuiteSettings.SizesVariable] = string.Join(",", SuiteSettings.Sizes),
             [SuiteSettings.PlacementVariable] = SuiteSettings.Placement.Name(),
+            [SuiteSettings.IsolationVariable] = SuiteSettings.InNetworkNamespace ? "netns" : "none",
             ["job"] = Job(args),
             ["arguments"] = string.Join(' ', args.Select(CommandLineText.Quote)),
         };
@@ -117,5 +118,6 @@ public static class SuiteResults
 
     /// <summary>A suite entry's case options ("io=sync", "wait=spin"; see <see cref="Core.Options.OptionValues.Identity"/>), and the scenario unless steady.</summary>
     public static string CaseOptionsOf(string entry, string scenario = RoundTripBenchmark.Scenario) =>
-        CaseOptions.Normalize(SuiteSettings.Options(entry).Identity() + (scenario == RoundTripBenchmark.Scenario ? "" : $"&scenario={scenario}"));
+        CaseOptions.Normalize(SuiteSettings.Options(entry).Identity() + (scenario == RoundTripBenchmark.Scenario ? "" : $"&scenario={scenario}")
+            + (SuiteSettings.InNetworkNamespace ? "&isolation=netns" : ""));
 }

@@ -10,9 +10,10 @@ public static class SuiteServer
     /// <summary>
     /// Pins this process as the suite's placement says (before the server starts, so that nothing
     /// runs unpinned), starts 'ipcbench serve' for <paramref name="entry"/> ("tcp", "mmf?wait=spin")
-    /// and returns the transport, the server and the address a client connects to.
+    /// and returns the transport, the server, the address a client connects to and the namespace the server runs in
+    /// (IPCBENCH_ISOLATION=netns), to be disposed after the server.
     /// </summary>
-    public static async Task<(ITransport Transport, ServerProcess Server, Uri ClientAddress)> StartAsync(string entry)
+    public static async Task<(ITransport Transport, ServerProcess Server, Uri ClientAddress, NetworkNamespace? Namespace)> StartAsync(string entry)
     {
         var transport = SuiteSettings.Resolve(entry);
         var (clientCpu, serverCpu) = SuiteSettings.Placement.Cpus();
@@ -20,8 +21,18 @@ public static class SuiteServer
         {
             CpuAffinity.PinCurrentProcess(cpu);
         }
-        var bind = SuiteSettings.WithOptions(transport.DefaultAddress(), entry, OptionScope.BothEnds);
-        var server = await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"));
-        return (transport, server, SuiteSettings.WithOptions(server.Address, entry, OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
+        var space = SuiteSettings.InNetworkNamespace ? await NetworkNamespace.CreateAsync() : null;
+        try
+        {
+            var bind = SuiteSettings.WithOptions(space?.BindAddress(transport.DefaultAddress()) ?? transport.DefaultAddress(), entry, OptionScope.BothEnds);
+            var server = await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"),
+                launcher: space is null ? null : space.Wrap);
+            return (transport, server, SuiteSettings.WithOptions(server.Address, entry, OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit), space);
+        }
+        catch when (space is not null)
+        {
+            await space.DisposeAsync();
+            throw;
+        }
     }
 }

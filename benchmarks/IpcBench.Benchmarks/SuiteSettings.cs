@@ -17,6 +17,7 @@ public static class SuiteSettings
     public const string PlacementVariable = "IPCBENCH_PLACEMENT";
     public const string ResultsVariable = "IPCBENCH_RESULTS";
     public const string LatencyDirVariable = "IPCBENCH_LATENCY_DIR";
+    public const string IsolationVariable = "IPCBENCH_ISOLATION";
 
     private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : null;
 
@@ -29,8 +30,22 @@ public static class SuiteSettings
             ? list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             : TransportRegistry.Names.ToList();
 
-    /// <summary>The transports that will run: requested and able to run here.</summary>
-    public static IEnumerable<string> Transports => RequestedTransports.Where(t => Resolve(t).UnsupportedReason is null);
+    /// <summary>The transports that will run: requested and able to run here (in the isolation asked for).</summary>
+    public static IEnumerable<string> Transports => RequestedTransports.Where(t => NotHere(Resolve(t)) is null);
+
+    /// <summary>Why <paramref name="transport"/> cannot run here, in the suite's isolation; null when it can.</summary>
+    public static string? NotHere(ITransport transport) => transport.UnsupportedReason
+        ?? (InNetworkNamespace && (NetworkNamespace.UnsupportedReason ?? NetworkNamespace.Refuses(transport)) is { } why
+            ? $"not supported in isolation netns: {why}"
+            : null);
+
+    /// <summary>Each server in a network namespace of its own (IPCBENCH_ISOLATION=netns), or beside the suite (none, the default).</summary>
+    public static bool InNetworkNamespace => Env(IsolationVariable) switch
+    {
+        null or "none" => false,
+        "netns" => true,
+        var other => throw new ArgumentException($"{IsolationVariable} must be none or netns, not '{other}'"),
+    };
 
     /// <summary>The transport a suite entry names ("mmf?wait=spin" is mmf).</summary>
     public static ITransport Resolve(string entry) => TransportRegistry.Get(entry.Split('?', 2)[0]);

@@ -25,6 +25,10 @@ internal sealed class PingCommand
     private readonly Option<string> _scenario = Options.Choice("--scenario",
         "steady: one connection, timed round trips; connect: each request on a new connection, connect + request + close timed as one",
         "steady", "steady", "connect");
+    private readonly Option<string> _isolation = Options.Choice("--isolation",
+        "none: the server runs beside the client; netns: in a fresh network namespace joined by a veth pair on a "
+        + "link-local /30, as a Docker bridge joins a container (Linux, root)",
+        "none", "none", "netns");
     private readonly Option<TimeSpan> _gap = Options.Duration("--gap",
         "pause after each reply, e.g. 1ms: sparse traffic, where waiting costs show in the CPU figures (requests/s then counts the pauses too)");
     private readonly Option<string?> _json = new("--json") { Description = "also write the result as one JSON object to FILE", HelpName = "FILE" };
@@ -49,7 +53,7 @@ internal sealed class PingCommand
             or size does not run here.
             """)
         {
-            ping._transport, ping._server, ping._size, ping._count, ping._warmup, ping._placement, ping._scenario, ping._gap,
+            ping._transport, ping._server, ping._size, ping._count, ping._warmup, ping._placement, ping._scenario, ping._isolation, ping._gap,
             ping._json, ping._results, ping._noResults,
         };
         ping._flags.AddTo(command);
@@ -79,6 +83,11 @@ internal sealed class PingCommand
             throw new UsageException($"--server {remote} is not a {transport.Name}:// address");
         }
         var options = _flags.Parse(parsed, transport, remote);
+        bool netns = parsed.GetValue(_isolation) == "netns";
+        if (netns && remote is not null)
+        {
+            throw new UsageException("--isolation places the server ping starts; a --server runs where it runs");
+        }
 
         if (transport.UnsupportedReason is { } reason)
         {
@@ -87,6 +96,10 @@ internal sealed class PingCommand
         if (transport.Capabilities.RejectSize(size) is { } tooLarge)
         {
             throw new UnsupportedException($"{transport.Name} cannot carry this payload: {tooLarge}");
+        }
+        if (netns && (NetworkNamespace.UnsupportedReason ?? NetworkNamespace.Refuses(transport)) is { } notHere)
+        {
+            throw new UnsupportedException($"{transport.Name} does not run in isolation netns here: {notHere}");
         }
         if (placement == Placement.SameCore)
         {
@@ -101,10 +114,13 @@ internal sealed class PingCommand
         {
             CpuAffinity.PinCurrentProcess(cpu); // before the server starts, so nothing runs unpinned
         }
+        // Made before the server and so removed after it.
+        await using var space = netns ? await NetworkNamespace.CreateAsync(ct) : null;
         // Options that shape both ends go to the server; the client takes every one.
-        var bind = AddressQuery.With(transport.DefaultAddress(), options.Given(OptionScope.BothEnds));
+        var bind = AddressQuery.With(space?.BindAddress(transport.DefaultAddress()) ?? transport.DefaultAddress(), options.Given(OptionScope.BothEnds));
         await using var server = remote is null
-            ? await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"), ct: ct)
+            ? await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"),
+                launcher: space is null ? null : space.Wrap, ct: ct)
             : null;
         var address = AddressQuery.With(remote ?? server!.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
 
@@ -132,7 +148,8 @@ internal sealed class PingCommand
         }
 
         var results = PingResults.Build(new PingResults.Run(parsed.Tokens.Select(t => t.Value).ToList(), started, options,
-            address, remote, size, count, warmup, gap, placement, placement.Describe(serverLocal: remote is null), result, connectScenario));
+            address, remote, size, count, warmup, gap, placement, placement.Describe(serverLocal: remote is null), result, connectScenario,
+            netns ? $"netns ({space!.Name}: {space.HostAddress} to {space.InnerAddress} over veth)" : null));
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
         {

@@ -45,8 +45,10 @@ public sealed class ServerProcess : IAsyncDisposable
     /// <param name="address">The address to bind, or null for the transport's default.</param>
     /// <param name="cpu">The CPU to pin the server to, or null.</param>
     /// <param name="forwardStderr">Where the server's stderr lines go as they arrive (null: kept only).</param>
+    /// <param name="launcher">Turns the server's command into the one to run, e.g. inside a <see cref="NetworkNamespace"/>.</param>
     public static async Task<ServerProcess> StartAsync(string transport, Uri? address = null, int? cpu = null,
-        Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, CancellationToken ct = default)
+        Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, Func<ProcessStartInfo, ProcessStartInfo>? launcher = null,
+        CancellationToken ct = default)
     {
         var info = ServerCommand.Resolve().StartInfo();
         info.ArgumentList.Add("serve");
@@ -64,7 +66,7 @@ public sealed class ServerProcess : IAsyncDisposable
         }
         info.ArgumentList.Add("--parent-pid");
         info.ArgumentList.Add(Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture));
-        return await StartAsync(info, $"the {transport} server", forwardStderr, readyTimeout, ct).ConfigureAwait(false);
+        return await StartAsync(launcher?.Invoke(info) ?? info, $"the {transport} server", forwardStderr, readyTimeout, ct).ConfigureAwait(false);
     }
 
     /// <summary>

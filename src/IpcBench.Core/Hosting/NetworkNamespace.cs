@@ -1,0 +1,177 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Security.Cryptography;
+
+namespace IpcBench.Core.Hosting;
+
+/// <summary>
+/// A fresh Linux network namespace joined to this one by a veth pair, as Docker's bridge joins a container: the
+/// server runs inside (<see cref="Wrap"/>), the client outside, and traffic crosses the pair on a /30 of the
+/// link-local range (169.254.0.0/16), never a private or public one. Files are not isolated, so socket-file and
+/// shared-memory transports still meet on the same paths.
+/// <para>Removal is a janitor's, a shell started first in a session of its own: it waits for its stdin to close
+/// (on <see cref="DisposeAsync"/>, or when this process dies, however it dies) and then stops what runs in the
+/// namespace, deletes it and the host end of the pair. So nothing is left behind even by a killed run.</para>
+/// </summary>
+public sealed class NetworkNamespace : IAsyncDisposable
+{
+    private static readonly TimeSpan CommandTimeout = TimeSpan.FromSeconds(10);
+
+    private readonly Process _janitor;
+
+    private NetworkNamespace(string name, string hostLink, string hostAddress, string innerAddress, Process janitor)
+    {
+        Name = name;
+        HostLink = hostLink;
+        HostAddress = hostAddress;
+        InnerAddress = innerAddress;
+        _janitor = janitor;
+    }
+
+    /// <summary>"ipcbench-PID-XXXX": the run that made it can be told from its name.</summary>
+    public string Name { get; }
+
+    /// <summary>The host end of the veth pair.</summary>
+    public string HostLink { get; }
+
+    public string HostAddress { get; }
+
+    /// <summary>The namespace's address, which a server inside binds to.</summary>
+    public string InnerAddress { get; }
+
+    /// <summary>Null when network namespaces can be made here; else why not.</summary>
+    public static string? UnsupportedReason =>
+        !OperatingSystem.IsLinux() ? "network namespaces are Linux's"
+        : !Environment.IsPrivilegedProcess ? "making a network namespace needs root"
+        : null;
+
+    /// <summary>Why <paramref name="transport"/> cannot have its server in a network namespace, or null when it can.</summary>
+    public static string? Refuses(ITransport transport) => transport.Capabilities.Has(TransportFeatures.Brokered)
+        ? "its server reaches the broker on the host's loopback, which a network namespace does not share"
+        : null;
+
+    public static async Task<NetworkNamespace> CreateAsync(CancellationToken ct = default)
+    {
+        if (UnsupportedReason is { } reason)
+        {
+            throw new PlatformNotSupportedException(reason);
+        }
+        string id = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(3));
+        string name = $"ipcbench-{Environment.ProcessId}-{id}";
+        string hostLink = $"ipcb{id}h", innerLink = $"ipcb{id}n";
+        // 169.254.100.0 to 169.254.199.255 in /30s, clear of the ranges Docker is given here (169.254.76.0/24 and the like).
+        int third = 100 + RandomNumberGenerator.GetInt32(100), fourth = 4 * RandomNumberGenerator.GetInt32(64);
+        string prefix = $"169.254.{third}.";
+        string hostAddress = prefix + (fourth + 1).ToString(CultureInfo.InvariantCulture);
+        string innerAddress = prefix + (fourth + 2).ToString(CultureInfo.InvariantCulture);
+
+        var janitor = StartJanitor(name, hostLink);
+        var created = new NetworkNamespace(name, hostLink, hostAddress, innerAddress, janitor);
+        try
+        {
+            await IpAsync(ct, "netns", "add", name).ConfigureAwait(false);
+            await IpAsync(ct, "link", "add", hostLink, "type", "veth", "peer", "name", innerLink).ConfigureAwait(false);
+            await IpAsync(ct, "link", "set", innerLink, "netns", name).ConfigureAwait(false);
+            await IpAsync(ct, "addr", "add", hostAddress + "/30", "dev", hostLink).ConfigureAwait(false);
+            await IpAsync(ct, "link", "set", hostLink, "up").ConfigureAwait(false);
+            await IpAsync(ct, "-n", name, "addr", "add", innerAddress + "/30", "dev", innerLink).ConfigureAwait(false);
+            await IpAsync(ct, "-n", name, "link", "set", innerLink, "up").ConfigureAwait(false);
+            await IpAsync(ct, "-n", name, "link", "set", "lo", "up").ConfigureAwait(false);
+            return created;
+        }
+        catch
+        {
+            await created.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    /// <summary><paramref name="info"/> as a command that runs inside the namespace (<c>ip netns exec</c> keeps its pid and stdio).</summary>
+    public ProcessStartInfo Wrap(ProcessStartInfo info)
+    {
+        var wrapped = new ProcessStartInfo("ip") { ArgumentList = { "netns", "exec", Name, info.FileName } };
+        foreach (string arg in info.ArgumentList)
+        {
+            wrapped.ArgumentList.Add(arg);
+        }
+        foreach (var (key, value) in info.Environment)
+        {
+            wrapped.Environment[key] = value;
+        }
+        return wrapped;
+    }
+
+    /// <summary>A bind address for a server inside: the loopback host of <paramref name="address"/> replaced by the namespace's address.</summary>
+    public Uri BindAddress(Uri address)
+    {
+        if (!address.IsLoopback || string.IsNullOrEmpty(address.Host))
+        {
+            return address; // a path (uds, pipe, mmf): files are shared
+        }
+        // Replaced as text: UriBuilder would add a path ("tcp://h:0/") that some parsers take as part of the address.
+        string text = address.OriginalString;
+        int host = text.IndexOf(address.Host, text.IndexOf("://", StringComparison.Ordinal) + 3, StringComparison.OrdinalIgnoreCase);
+        return new Uri(text[..host] + InnerAddress + text[(host + address.Host.Length)..]);
+    }
+
+    private static Process StartJanitor(string name, string hostLink)
+    {
+        // Signals to the terminal's process group do not reach it (setsid), and it ignores the rest but KILL:
+        // whatever ends this process, the janitor still cleans up.
+        string script = $"""
+            trap '' INT TERM HUP
+            cat >/dev/null
+            pids=$(ip netns pids {name} 2>/dev/null); [ -n "$pids" ] && kill -9 $pids 2>/dev/null
+            ip netns del {name} 2>/dev/null
+            ip link del {hostLink} 2>/dev/null
+            exit 0
+            """;
+        var info = new ProcessStartInfo("setsid") { ArgumentList = { "sh", "-c", script }, RedirectStandardInput = true, UseShellExecute = false };
+        return Process.Start(info) ?? throw new InvalidOperationException("could not start the namespace's janitor (setsid sh)");
+    }
+
+    private static async Task IpAsync(CancellationToken ct, params string[] args)
+    {
+        var info = new ProcessStartInfo("ip") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (string arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+        using var ip = Process.Start(info) ?? throw new InvalidOperationException("could not start ip (iproute2)");
+        var stderr = ip.StandardError.ReadToEndAsync(ct);
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(CommandTimeout);
+        try
+        {
+            await ip.WaitForExitAsync(timeout.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            ip.Kill();
+            throw new TimeoutException($"ip {string.Join(' ', args)} took over {CommandTimeout.TotalSeconds:0} s");
+        }
+        if (ip.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"ip {string.Join(' ', args)} failed: {(await stderr.ConfigureAwait(false)).Trim()}");
+        }
+    }
+
+    /// <summary>Lets the janitor remove the namespace and the pair, and waits for it.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            _janitor.StandardInput.Close();
+            using var timeout = new CancellationTokenSource(CommandTimeout);
+            await _janitor.WaitForExitAsync(timeout.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            Log.Warn($"the janitor of network namespace {Name} did not finish within {CommandTimeout.TotalSeconds:0} s");
+        }
+        finally
+        {
+            _janitor.Dispose();
+        }
+    }
+}

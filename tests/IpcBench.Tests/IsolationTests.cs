@@ -1,0 +1,113 @@
+using System.Diagnostics;
+using IpcBench.Core.Hosting;
+using IpcBench.Reporting;
+
+namespace IpcBench.Tests;
+
+/// <summary>
+/// <c>ping --isolation netns</c>: the server in a fresh network namespace across a veth pair, and nothing of it (namespace,
+/// link, process) left after a run, even a killed one. Where namespaces cannot be made (not Linux, not root) the same
+/// runs must exit 3 and say why.
+/// </summary>
+public class IsolationTests
+{
+    [Theory]
+    [InlineData("tcp")]
+    [InlineData("uds")]
+    public async Task Ping_in_a_network_namespace_crosses_a_veth_pair_and_leaves_nothing(string transport)
+    {
+        string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
+        try
+        {
+            var (exit, stdout, stderr) = await CliTests.RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
+                "ping", "--transport", transport, "--isolation", "netns", "--count", "300", "--warmup", "20");
+            if (NetworkNamespace.UnsupportedReason is { } reason)
+            {
+                Assert.Equal(3, exit);
+                Assert.Contains(reason, stderr);
+                return;
+            }
+            Assert.True(exit == 0, stderr);
+            Assert.Contains("isolation=netns", stdout);
+            if (transport == "tcp")
+            {
+                Assert.Contains("tcp://169.254.", stdout); // the namespace's end of the pair, link-local
+            }
+
+            var run = ResultsFile.Read(Assert.Single(Directory.GetDirectories(results)));
+            Assert.Equal("io=sync&isolation=netns", Assert.Single(run.Cases).Options);
+            string described = run.Environment.Options["isolation"];
+            string name = described.Split(' ', ':', '(')[2];
+            Assert.StartsWith("ipcbench-", name);
+            Assert.DoesNotContain(name, await RunAsync("ip", "netns", "list"));
+            Assert.DoesNotContain($"ipcb{name.Split('-')[^1]}h", await RunAsync("ip", "-o", "link"));
+        }
+        finally
+        {
+            if (Directory.Exists(results))
+            {
+                Directory.Delete(results, recursive: true);
+            }
+        }
+    }
+
+    [Fact]
+    public async Task A_killed_ping_leaves_no_namespace_link_or_server_behind()
+    {
+        if (NetworkNamespace.UnsupportedReason is not null)
+        {
+            var (exit, _, _) = await CliTests.RunWithAsync(null, "ping", "--transport", "tcp", "--isolation", "netns");
+            Assert.Equal(3, exit);
+            return;
+        }
+        var info = ServerCommand.Resolve().StartInfo();
+        foreach (string arg in new[] { "ping", "--transport", "tcp", "--isolation", "netns", "--count", "100000000", "--no-results" })
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
+        using var ping = Process.Start(info)!;
+        string prefix = $"ipcbench-{ping.Id}-";
+        string? name = null;
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (name is null && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(200);
+            name = (await RunAsync("ip", "netns", "list")).Split('\n').Select(l => l.Split(' ')[0]).FirstOrDefault(n => n.StartsWith(prefix, StringComparison.Ordinal));
+        }
+        Assert.NotNull(name);
+        await Task.Delay(1000); // the server is up and requests flow
+        var serverPids = (await RunAsync("ip", "netns", "pids", name)).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.NotEmpty(serverPids);
+
+        ping.Kill(); // SIGKILL: nothing in ping runs after it
+        await ping.WaitForExitAsync();
+
+        string link = $"ipcb{name.Split('-')[^1]}h";
+        deadline = DateTime.UtcNow.AddSeconds(15);
+        while (DateTime.UtcNow < deadline && ((await RunAsync("ip", "netns", "list")).Contains(name, StringComparison.Ordinal)
+            || serverPids.Any(pid => Directory.Exists($"/proc/{pid.Trim()}"))))
+        {
+            await Task.Delay(200);
+        }
+        Assert.DoesNotContain(name, await RunAsync("ip", "netns", "list"));
+        Assert.DoesNotContain(link, await RunAsync("ip", "-o", "link"));
+        foreach (string pid in serverPids)
+        {
+            Assert.False(Directory.Exists($"/proc/{pid.Trim()}"), $"server process {pid} is still running");
+        }
+    }
+
+    private static async Task<string> RunAsync(string file, params string[] args)
+    {
+        var info = new ProcessStartInfo(file) { RedirectStandardOutput = true };
+        foreach (string arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+        using var process = Process.Start(info)!;
+        string output = await process.StandardOutput.ReadToEndAsync().WaitAsync(TimeSpan.FromSeconds(10));
+        await process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
+        return output;
+    }
+}
