@@ -149,7 +149,7 @@ internal sealed class PingCommand
 
         var results = PingResults.Build(new PingResults.Run(parsed.Tokens.Select(t => t.Value).ToList(), started, options,
             address, remote, size, count, warmup, gap, placement, placement.Describe(serverLocal: remote is null), result, connectScenario,
-            netns ? $"netns ({space!.Name}: {space.HostAddress} to {space.InnerAddress} over veth)" : null));
+            space?.Description));
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
         {

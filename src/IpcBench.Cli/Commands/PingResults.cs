@@ -46,8 +46,9 @@ internal static class PingResults
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        string identity = string.Join('&', new[] { run.Options.Identity(), run.ConnectScenario ? "scenario=connect" : "",
-            run.Isolation is null ? "" : "isolation=netns" }.Where(part => part.Length > 0));
+        // Figures.Case puts it in the one spelling (keys sorted, no empty parts).
+        string identity = run.Options.Identity() + (run.ConnectScenario ? "&scenario=connect" : "")
+            + (run.Isolation is null ? "" : "&" + NetworkNamespace.CaseOption);
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,

@@ -19,25 +19,27 @@ public sealed class NetworkNamespace : IAsyncDisposable
 
     private readonly Process _janitor;
 
-    private NetworkNamespace(string name, string hostLink, string hostAddress, string innerAddress, Process janitor)
+    private NetworkNamespace(string name, string hostAddress, string innerAddress, Process janitor)
     {
         Name = name;
-        HostLink = hostLink;
         HostAddress = hostAddress;
         InnerAddress = innerAddress;
         _janitor = janitor;
     }
 
-    /// <summary>"ipcbench-PID-XXXX": the run that made it can be told from its name.</summary>
-    public string Name { get; }
+    /// <summary>What a case run across a namespace is named by, besides its transport's options.</summary>
+    public const string CaseOption = "isolation=netns";
 
-    /// <summary>The host end of the veth pair.</summary>
-    public string HostLink { get; }
+    /// <summary>"ipcbench-PID-XXXXXX": the run that made it can be told from its name.</summary>
+    public string Name { get; }
 
     public string HostAddress { get; }
 
     /// <summary>The namespace's address, which a server inside binds to.</summary>
     public string InnerAddress { get; }
+
+    /// <summary>How a run records it: "netns (ipcbench-PID-XXXXXX: 169.254.a.b to 169.254.a.c over veth)".</summary>
+    public string Description => $"netns ({Name}: {HostAddress} to {InnerAddress} over veth)";
 
     /// <summary>Null when network namespaces can be made here; else why not.</summary>
     public static string? UnsupportedReason =>
@@ -66,7 +68,7 @@ public sealed class NetworkNamespace : IAsyncDisposable
         string innerAddress = prefix + (fourth + 2).ToString(CultureInfo.InvariantCulture);
 
         var janitor = StartJanitor(name, hostLink);
-        var created = new NetworkNamespace(name, hostLink, hostAddress, innerAddress, janitor);
+        var created = new NetworkNamespace(name, hostAddress, innerAddress, janitor);
         try
         {
             await IpAsync(ct, "netns", "add", name).ConfigureAwait(false);
@@ -117,13 +119,19 @@ public sealed class NetworkNamespace : IAsyncDisposable
     private static Process StartJanitor(string name, string hostLink)
     {
         // Signals to the terminal's process group do not reach it (setsid), and it ignores the rest but KILL:
-        // whatever ends this process, the janitor still cleans up.
-        string script = $"""
+        // whatever ends this process, the janitor still cleans up. What still runs inside gets SIGTERM first and
+        // 5 s to go (a server removes its socket files and shared memory then), SIGKILL after.
+        string script = $$"""
             trap '' INT TERM HUP
             cat >/dev/null
-            pids=$(ip netns pids {name} 2>/dev/null); [ -n "$pids" ] && kill -9 $pids 2>/dev/null
-            ip netns del {name} 2>/dev/null
-            ip link del {hostLink} 2>/dev/null
+            inside() { ip netns pids {{name}} 2>/dev/null; }
+            if [ -n "$(inside)" ]; then
+              kill $(inside) 2>/dev/null
+              i=0; while [ $i -lt 50 ] && [ -n "$(inside)" ]; do sleep 0.1; i=$((i + 1)); done
+              kill -9 $(inside) 2>/dev/null
+            fi
+            ip netns del {{name}} 2>/dev/null
+            ip link del {{hostLink}} 2>/dev/null
             exit 0
             """;
         var info = new ProcessStartInfo("setsid") { ArgumentList = { "sh", "-c", script }, RedirectStandardInput = true, UseShellExecute = false };
@@ -132,7 +140,7 @@ public sealed class NetworkNamespace : IAsyncDisposable
 
     private static async Task IpAsync(CancellationToken ct, params string[] args)
     {
-        var info = new ProcessStartInfo("ip") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        var info = new ProcessStartInfo("ip") { RedirectStandardError = true, UseShellExecute = false };
         foreach (string arg in args)
         {
             info.ArgumentList.Add(arg);
