@@ -25,12 +25,16 @@ public static class ConnectProbe
         {
             await connection.RequestAsync(ReadOnlyMemory<byte>.Empty, Memory<byte>.Empty, ct).ConfigureAwait(false);
         }
-        catch (TransportException e)
+        catch (Exception e)
         {
+            // Whatever ends the probe (a cancellation, a library's own exception), the connection is not handed out.
             await connection.DisposeAsync().ConfigureAwait(false);
-            throw e is TransportTimeoutException
-                ? new TransportTimeoutException($"could not connect to {peer}: no answer within {connectTimeout.TotalMilliseconds:0} ms")
-                : new TransportException($"could not connect to {peer}: {e.Message}", e);
+            throw e switch
+            {
+                TransportTimeoutException => new TransportTimeoutException($"could not connect to {peer}: no answer within {connectTimeout.TotalMilliseconds:0} ms"),
+                TransportException => new TransportException($"could not connect to {peer}: {e.Message}", e),
+                _ => e,
+            };
         }
         connection.ReplyTimeout = requestTimeout;
     }

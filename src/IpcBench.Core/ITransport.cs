@@ -80,11 +80,17 @@ public static class Handlers
 
     /// <summary>
     /// The handler's reply in an array of its own, exactly its length, for the frameworks that take a result
-    /// as an array (gRPC's message, a SignalR hub, JSON-RPC); an echo fills it, so nothing is copied twice.
+    /// as an array (gRPC's message, a SignalR hub, JSON-RPC): one array per reply. A request shorter than the
+    /// stats reply is answered on the stack first, so a 1 B echo does not cost a 32 B array and a copy.
     /// </summary>
     public static byte[] ReplyArray(this RequestHandler handler, ReadOnlySpan<byte> request)
     {
-        byte[] reply = new byte[ReplyCapacity(request.Length)];
+        if (request.Length < Measurement.ServerStats.MessageSize)
+        {
+            Span<byte> small = stackalloc byte[Measurement.ServerStats.MessageSize];
+            return small[..handler(request, small)].ToArray();
+        }
+        byte[] reply = new byte[request.Length];
         int length = handler(request, reply);
         return length == reply.Length ? reply : reply[..length];
     }

@@ -13,14 +13,16 @@ public static class TransportErrors
     {
         TransportException te => te,
         EndOfStreamException => new TransportException($"{peer} closed the connection"),
-        OperationCanceledException or TimeoutException =>
-            new TransportTimeoutException($"no reply from {peer} within {timeout.TotalMilliseconds:0} ms"),
-        _ when FindSocketError(e) is SocketError.TimedOut or SocketError.WouldBlock =>
-            new TransportTimeoutException($"no reply from {peer} within {timeout.TotalMilliseconds:0} ms"),
+        OperationCanceledException or TimeoutException => NoReply(peer, timeout),
+        _ when FindSocketError(e) is SocketError.TimedOut or SocketError.WouldBlock => NoReply(peer, timeout),
         _ when FindSocketError(e) is { } error => new TransportException($"connection to {peer} lost: {Describe(error)}", e),
         ObjectDisposedException => new TransportException($"connection to {peer} was closed", e),
         _ => new TransportException($"connection to {peer} failed: {e.Message}", e),
     };
+
+    /// <summary>The one way a request that got no reply in time is reported, whatever the transport.</summary>
+    public static TransportTimeoutException NoReply(string peer, TimeSpan timeout) =>
+        new($"no reply from {peer} within {timeout.TotalMilliseconds:0} ms");
 
     public static TransportException ConnectFailed(Exception e, Uri address, TimeSpan timeout) => e switch
     {

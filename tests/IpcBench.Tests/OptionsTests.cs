@@ -25,6 +25,7 @@ public class OptionsTests
     [InlineData("1.5KB")]
     [InlineData("lots")]
     [InlineData("17MB")]
+    [InlineData("17592186044416M")] // n * 1 MiB overflows a long: must not wrap round to a small size
     public void Sizes_reject_nonsense_and_oversize(string text) =>
         Assert.Null(Quantities.ParseSize(text, 16 << 20));
 
@@ -51,6 +52,7 @@ public class OptionsTests
     [InlineData("tcp", "tcp://h:1/?bogus=1", "tcp has no option 'bogus'")]
     [InlineData("tcp", "tcp://h:1/?io=maybe", "io must be sync or async, not 'maybe'")]
     [InlineData("tcp", "tcp://h:1/?timeout=-3s", "timeout must be a positive duration")]
+    [InlineData("tcp", "tcp://h:1/?timeout=1e20", "timeout must be a positive duration")]
     [InlineData("grpc", "grpc://h:1/?io=async", "grpc has no option 'io'")]
     [InlineData("mmf", "mmf:///dev/shm/x?wait=nap", "wait must be spin, hybrid or block, not 'nap'")]
     [InlineData("mmf", "mmf:///dev/shm/x?capacity=12", "capacity must be a whole number from 1024 to")]

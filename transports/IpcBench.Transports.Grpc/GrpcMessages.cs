@@ -30,7 +30,7 @@ internal static class GrpcMessages
 
     public static TransportException Failure(RpcException e, string peer, TimeSpan timeout) => e.StatusCode switch
     {
-        StatusCode.DeadlineExceeded => new TransportTimeoutException($"no reply from {peer} within {timeout.TotalMilliseconds:0} ms"),
+        StatusCode.DeadlineExceeded => TransportErrors.NoReply(peer, timeout),
         StatusCode.Unavailable => new TransportException($"connection to {peer} failed: {e.Status.Detail}", e),
         _ => new TransportException($"{peer} answered gRPC status {e.StatusCode}: {e.Status.Detail}", e),
     };

@@ -75,7 +75,7 @@ internal sealed class GrpcStreamConnection : IProbedConnection
         _ when ct.IsCancellationRequested => new OperationCanceledException(ct),
         RpcException rpc when !_deadline.IsCancellationRequested => GrpcMessages.Failure(rpc, _peer, ReplyTimeout),
         TransportException transport => transport,
-        _ when _deadline.IsCancellationRequested => new TransportTimeoutException($"no reply from {_peer} within {ReplyTimeout.TotalMilliseconds:0} ms"),
+        _ when _deadline.IsCancellationRequested => TransportErrors.NoReply(_peer, ReplyTimeout),
         _ => new TransportException($"the stream to {_peer} failed: {e.Message}", e),
     };
 

@@ -26,7 +26,7 @@ internal sealed class GrpcUnaryConnection(GrpcChannel channel, string peer, int 
         catch (OperationCanceledException) when (!ct.IsCancellationRequested)
         {
             // With ThrowOperationCanceledOnCancellation, grpc-dotnet reports a passed deadline this way too.
-            throw new TransportTimeoutException($"no reply from {peer} within {ReplyTimeout.TotalMilliseconds:0} ms");
+            throw TransportErrors.NoReply(peer, ReplyTimeout);
         }
         catch (RpcException e)
         {

@@ -30,7 +30,7 @@ internal sealed class JsonRpcConnection(StreamJsonRpc.JsonRpc rpc, string peer, 
         {
             await cancel.CancelAsync().ConfigureAwait(false); // StreamJsonRpc tells the server; a late answer matches no request
             _ = call.ContinueWith(static t => t.Exception, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously);
-            throw new TransportTimeoutException($"no reply from {peer} within {timeout.TotalMilliseconds:0} ms");
+            throw TransportErrors.NoReply(peer, timeout);
         }
         catch (RemoteInvocationException e)
         {

@@ -45,7 +45,7 @@ internal sealed class AmqpConnection : IProbedConnection
             ReplyTo = DirectReplyTo,
             DeliveryMode = persistent ? DeliveryModes.Persistent : DeliveryModes.Transient,
         };
-        _deadline = new RequestDeadline(timeout, () => Fail(new TransportTimeoutException($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms")));
+        _deadline = new RequestDeadline(timeout, () => Fail(TransportErrors.NoReply(_peer, _timeout)));
     }
 
     public static async Task<AmqpConnection> OpenAsync(RabbitConnection connection, string queue, string peer,

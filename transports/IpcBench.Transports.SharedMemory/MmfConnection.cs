@@ -107,7 +107,7 @@ internal sealed class MmfConnection : IConnection, IPeer
     TransportTimeoutException IPeer.TimedOut()
     {
         _broken = true;
-        return new($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms");
+        return TransportErrors.NoReply(_peer, _timeout);
     }
 
     public ValueTask DisposeAsync()

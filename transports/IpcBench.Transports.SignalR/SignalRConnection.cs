@@ -59,7 +59,7 @@ internal sealed class SignalRConnection : IConnection
         }
         catch (OperationCanceledException) when (deadline.IsCancellationRequested && !ct.IsCancellationRequested)
         {
-            throw new TransportTimeoutException($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms");
+            throw TransportErrors.NoReply(_peer, _timeout);
         }
         catch (HubException e)
         {

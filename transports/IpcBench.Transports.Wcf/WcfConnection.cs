@@ -86,7 +86,7 @@ internal sealed class WcfConnection : IConnection
         }
         catch (TimeoutException)
         {
-            throw new TransportTimeoutException($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms");
+            throw TransportErrors.NoReply(_peer, _timeout);
         }
         catch (CommunicationException e)
         {

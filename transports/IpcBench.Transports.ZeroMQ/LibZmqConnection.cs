@@ -72,7 +72,7 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
     {
         string error = LibZmq.LastError(out int errno);
         return errno == LibZmq.EAgain
-            ? new TransportTimeoutException($"no reply from {_peer} within {_timeout.TotalMilliseconds:0} ms")
+            ? TransportErrors.NoReply(_peer, _timeout)
             : new TransportException($"{what} to {_peer} failed: {error}");
     }
 

@@ -38,7 +38,7 @@ internal sealed class NetMqConnection(RequestSocket socket, Uri peer, int maxMes
         {
             if (!socket.TryReceive(ref _reply, ReplyTimeout))
             {
-                throw new TransportTimeoutException($"no reply from {_peer} within {ReplyTimeout.TotalMilliseconds:0} ms");
+                throw TransportErrors.NoReply(_peer, ReplyTimeout);
             }
             var payload = _reply.Slice();
             if (payload.Length > reply.Length)

@@ -12,10 +12,13 @@ public static class Quantities
         double scale = 1;
         if (v.EndsWith("ms", StringComparison.Ordinal)) { v = v[..^2]; }
         else if (v.EndsWith('s')) { v = v[..^1]; scale = 1000; }
-        bool ok = double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out double n) && n > 0 && !double.IsInfinity(n * scale);
+        // At most int.MaxValue ms (24.8 days), the longest wait a timer or a socket timeout takes; "1e20" would overflow TimeSpan.
+        bool ok = double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out double n) && n > 0 && n * scale <= MaxDurationMs;
         duration = ok ? TimeSpan.FromMilliseconds(n * scale) : default;
         return ok;
     }
+
+    private const double MaxDurationMs = int.MaxValue;
 
     /// <summary>As <see cref="TryParseDuration"/>, or an <see cref="ArgumentException"/> naming <paramref name="name"/>.</summary>
     public static TimeSpan ParseDuration(string name, string text) => TryParseDuration(text, out var d)
@@ -36,6 +39,7 @@ public static class Quantities
                 break;
             }
         }
-        return long.TryParse(t, NumberStyles.None, CultureInfo.InvariantCulture, out long n) && n * scale <= max ? (int)(n * scale) : null;
+        // n <= max / scale, not n * scale <= max: the product of a long that big would overflow.
+        return long.TryParse(t, NumberStyles.None, CultureInfo.InvariantCulture, out long n) && n <= max / scale ? (int)(n * scale) : null;
     }
 }
