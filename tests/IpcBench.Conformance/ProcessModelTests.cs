@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Options;
+using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
 
@@ -82,6 +84,32 @@ public class ProcessModelTests
         finally
         {
             Directory.Delete(dir, recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("io=sync")]
+    [InlineData("io=async")]
+    public async Task Connecting_to_a_killed_pipe_servers_left_socket_file_fails_within_the_connect_timeout(string io)
+    {
+        var killed = await ServerProcess.StartAsync("pipe");
+        var address = killed.Address;
+        Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: its socket file stays, and a connect to it is refused
+        await killed.DisposeAsync();
+        string? socketFile = OperatingSystem.IsWindows() ? null : Path.Combine(Path.GetTempPath(), $"CoreFxPipe_{address.Host}");
+        try
+        {
+            var watch = Stopwatch.StartNew();
+            var connect = TransportRegistry.Get("pipe").ConnectAsync(AddressQuery.With(address, $"{io}&connect_timeout=1s")).AsTask();
+            await Assert.ThrowsAnyAsync<TransportException>(() => connect.WaitAsync(TimeSpan.FromSeconds(10)));
+            Assert.InRange(watch.Elapsed, TimeSpan.Zero, TimeSpan.FromSeconds(4));
+        }
+        finally
+        {
+            if (socketFile is not null)
+            {
+                File.Delete(socketFile);
+            }
         }
     }
 }

@@ -40,7 +40,13 @@ public static class PipeEndpoint
     }
 
     /// <summary>Connects to the pipe of <paramref name="address"/>; <paramref name="ct"/> is the connect timeout.</summary>
-    public static async ValueTask<NamedPipeClientStream> ConnectAsync(Uri address, IoMode io, CancellationToken ct)
+    /// <param name="blockingTimeout">
+    /// The bound of a blocking connect (<see cref="IoMode.Sync"/>). It needs its own: on Unix a refused connect (a
+    /// killed server's socket file left behind) is retried inside Connect until its timeout, and closing the stream
+    /// does not end that loop.
+    /// </param>
+    public static async ValueTask<NamedPipeClientStream> ConnectAsync(Uri address, IoMode io, CancellationToken ct,
+        TimeSpan blockingTimeout = default)
     {
         string name = Name(address);
         if (StalePipe.SocketPath(name) is { } path && !File.Exists(path))
@@ -58,9 +64,13 @@ public static class PipeEndpoint
             else
             {
                 // Blocking connect keeps the pipe's socket blocking on Unix (see BlockingSockets in the
-                // sockets transports); ct ends the wait by closing the stream.
+                // sockets transports); ct ends a wait for a server's accept by closing the stream.
+                if (blockingTimeout <= TimeSpan.Zero)
+                {
+                    throw new ArgumentOutOfRangeException(nameof(blockingTimeout), "a blocking connect needs a timeout of its own");
+                }
                 using var abort = ct.Register(client.Dispose);
-                await Task.Run(() => client.Connect(Timeout.Infinite), CancellationToken.None).ConfigureAwait(false);
+                await Task.Run(() => client.Connect(blockingTimeout), CancellationToken.None).ConfigureAwait(false);
             }
             return client;
         }

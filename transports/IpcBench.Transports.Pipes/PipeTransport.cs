@@ -27,5 +27,5 @@ public sealed class PipeTransport : StreamTransport
         await PipeEndpoint.ListenAsync(address, options.Io, ct).ConfigureAwait(false);
 
     protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct) =>
-        await PipeEndpoint.ConnectAsync(address, options.Io, ct).ConfigureAwait(false);
+        await PipeEndpoint.ConnectAsync(address, options.Io, ct, options.ConnectTimeout).ConfigureAwait(false);
 }
