@@ -10,7 +10,7 @@ using IpcBench.Reporting.Writers;
 var started = DateTimeOffset.UtcNow;
 started = new DateTimeOffset(started.Ticks - started.Ticks % TimeSpan.TicksPerSecond, TimeSpan.Zero);
 string id = RunFolder.Id(started, SuiteResults.Kind);
-string artifacts = RunFolder.Create(SuiteSettings.ResultsRoot(), id);
+string artifacts = RunFolder.Create(RunFolder.Root(), id);
 Environment.SetEnvironmentVariable(ServerCommand.EnvironmentVariable, ServerCommand.Resolve().ExecutablePath);
 Environment.SetEnvironmentVariable(SuiteSettings.LatencyDirVariable, Path.Combine(artifacts, "latency"));
 

@@ -118,6 +118,6 @@ public static class SuiteResults
 
     /// <summary>A suite entry's case options ("io=sync", "wait=spin"; see <see cref="Core.Options.OptionValues.Identity"/>), and the scenario unless steady.</summary>
     public static string CaseOptionsOf(string entry, string scenario = RoundTripBenchmark.Scenario) =>
-        CaseOptions.Normalize(SuiteSettings.Options(entry).Identity() + (scenario == RoundTripBenchmark.Scenario ? "" : $"&scenario={scenario}")
-            + (SuiteSettings.InNetworkNamespace ? "&" + NetworkNamespace.CaseOption : ""));
+        CaseOptions.ForCase(SuiteSettings.Options(entry).Identity(), scenario == ConnectBenchmark.Scenario,
+            SuiteSettings.InNetworkNamespace ? NetworkNamespace.CaseOption : null);
 }

@@ -16,6 +16,7 @@ public static class SuiteServer
     public static async Task<(ITransport Transport, ServerProcess Server, Uri ClientAddress, NetworkNamespace? Namespace)> StartAsync(string entry)
     {
         var transport = SuiteSettings.Resolve(entry);
+        var options = SuiteSettings.Options(entry);
         var (clientCpu, serverCpu) = SuiteSettings.Placement.Cpus();
         if (clientCpu is int cpu)
         {
@@ -24,10 +25,11 @@ public static class SuiteServer
         var space = SuiteSettings.InNetworkNamespace ? await NetworkNamespace.CreateAsync() : null;
         try
         {
-            var bind = SuiteSettings.WithOptions(space?.BindAddress(transport.DefaultAddress()) ?? transport.DefaultAddress(), entry, OptionScope.BothEnds);
+            var address = transport.DefaultAddress();
+            var bind = AddressQuery.With(space?.BindAddress(address) ?? address, options.Given(OptionScope.BothEnds));
             var server = await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"),
                 launcher: space is null ? null : space.Wrap);
-            return (transport, server, SuiteSettings.WithOptions(server.Address, entry, OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit), space);
+            return (transport, server, AddressQuery.With(server.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit)), space);
         }
         catch when (space is not null)
         {

@@ -1,7 +1,6 @@
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
-using IpcBench.Reporting.Collecting;
 using IpcBench.Transports;
 
 namespace IpcBench.Benchmarks;
@@ -15,7 +14,6 @@ public static class SuiteSettings
     public const string TransportsVariable = "IPCBENCH_TRANSPORTS";
     public const string SizesVariable = "IPCBENCH_SIZES";
     public const string PlacementVariable = "IPCBENCH_PLACEMENT";
-    public const string ResultsVariable = "IPCBENCH_RESULTS";
     public const string LatencyDirVariable = "IPCBENCH_LATENCY_DIR";
     public const string IsolationVariable = "IPCBENCH_ISOLATION";
 
@@ -35,7 +33,7 @@ public static class SuiteSettings
 
     /// <summary>Why <paramref name="transport"/> cannot run here, in the suite's isolation; null when it can.</summary>
     public static string? NotHere(ITransport transport) => transport.UnsupportedReason
-        ?? (InNetworkNamespace && (NetworkNamespace.UnsupportedReason ?? NetworkNamespace.Refuses(transport)) is { } why
+        ?? (InNetworkNamespace && NetworkNamespace.Refuses(transport) is { } why
             ? $"not supported in isolation netns: {why}"
             : null);
 
@@ -76,10 +74,6 @@ public static class SuiteSettings
     public static IEnumerable<(string Variable, string? Value)> OptionVariables =>
         TransportRegistry.Shorthands.Select(o => (VariableFor(o), Env(VariableFor(o))));
 
-    /// <summary><paramref name="address"/> with the entry's options of the given scopes.</summary>
-    public static Uri WithOptions(Uri address, string entry, params OptionScope[] scopes) =>
-        AddressQuery.With(address, Options(entry).Given(scopes));
-
     public static IEnumerable<int> Sizes =>
         (Env(SizesVariable) ?? "1,1KB,10KB,100KB")
         .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
@@ -89,9 +83,6 @@ public static class SuiteSettings
     public static Placement Placement => Placements.Parse(Env(PlacementVariable) ?? "none");
 
     public static string? LatencyDirectory => Env(LatencyDirVariable);
-
-    /// <summary>Where this run's reports go: IPCBENCH_RESULTS, else results/ at the repository root (as for 'ipcbench ping').</summary>
-    public static string ResultsRoot() => RunFolder.Root();
 
     /// <summary>The address options a suite entry carries ("mmf?wait=spin" carries "wait=spin").</summary>
     private static string EntryOptions(string entry) => entry.Contains('?') ? entry.Split('?', 2)[1] : "";

@@ -9,6 +9,19 @@ public static class CaseOptions
 {
     public static string Normalize(string? query) => Join(Parse(query));
 
+    /// <summary>The cold-start scenario: each request on a new connection. Steady state, the default, is not named.</summary>
+    public const string ConnectScenario = "scenario=connect";
+
+    /// <summary>
+    /// A case's options, as ping and the suite both name it: the transport's own (<c>OptionValues.Identity</c>), then
+    /// what else sets the case apart, the cold-start scenario and the isolation (e.g. "isolation=netns").
+    /// </summary>
+    public static string ForCase(string transportOptions, bool connectScenario, string? isolation) =>
+        Normalize($"{transportOptions}&{(connectScenario ? ConnectScenario : "")}&{isolation}");
+
+    /// <summary>Whether the case is a cold start (<see cref="ConnectScenario"/>).</summary>
+    public static bool IsConnect(string options) => Parse(options).Contains(new("scenario", "connect"));
+
     public static IReadOnlyList<KeyValuePair<string, string>> Parse(string? query)
     {
         if (string.IsNullOrWhiteSpace(query))

@@ -97,7 +97,7 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} cannot carry this payload: {tooLarge}");
         }
-        if (netns && (NetworkNamespace.UnsupportedReason ?? NetworkNamespace.Refuses(transport)) is { } notHere)
+        if (netns && NetworkNamespace.Refuses(transport) is { } notHere)
         {
             throw new UnsupportedException($"{transport.Name} does not run in isolation netns here: {notHere}");
         }

@@ -46,9 +46,7 @@ internal static class PingResults
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        // Figures.Case puts it in the one spelling (keys sorted, no empty parts).
-        string identity = run.Options.Identity() + (run.ConnectScenario ? "&scenario=connect" : "")
-            + (run.Isolation is null ? "" : "&" + NetworkNamespace.CaseOption);
+        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario, run.Isolation is null ? null : NetworkNamespace.CaseOption);
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,

@@ -47,10 +47,10 @@ public sealed class NetworkNamespace : IAsyncDisposable
         : !Environment.IsPrivilegedProcess ? "making a network namespace needs root"
         : null;
 
-    /// <summary>Why <paramref name="transport"/> cannot have its server in a network namespace, or null when it can.</summary>
-    public static string? Refuses(ITransport transport) => transport.Capabilities.Has(TransportFeatures.Brokered)
+    /// <summary>Why <paramref name="transport"/> cannot have its server in a network namespace here, or null when it can.</summary>
+    public static string? Refuses(ITransport transport) => UnsupportedReason ?? (transport.Capabilities.Has(TransportFeatures.Brokered)
         ? "its server reaches the broker on the host's loopback, which a network namespace does not share"
-        : null;
+        : null);
 
     public static async Task<NetworkNamespace> CreateAsync(CancellationToken ct = default)
     {

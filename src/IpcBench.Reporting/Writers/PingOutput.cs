@@ -14,7 +14,7 @@ public static class PingOutput
     {
         var (c, address) = (run.Cases.Single(), run.Environment.Options["address"]);
         var l = c.LatencyUs;
-        string options = CaseOptions.Without(c.Options, ConnectScenario);
+        string options = CaseOptions.Without(c.Options, CaseOptions.ConnectScenario);
         return string.Create(CultureInfo.InvariantCulture, $"""
             {c.Transport} {c.Size} B x {Asked(c)}{(IsConnect(c) ? " connect + request + close cycles" : "")} (placement {run.Environment.Placement}{(options.Length > 0 ? ", " + options : "")}) to {address}
               latency us  p50 {l.P50:0.0}  p90 {l.P90:0.0}  p99 {l.P99:0.0}  p99.9 {l.P999:0.0}  max {l.Max:0.0}  mean {l.Mean:0.0}
@@ -30,7 +30,7 @@ public static class PingOutput
         var (c, l, env) = (run.Cases.Single(), run.Cases.Single().LatencyUs, run.Environment);
         return JsonSerializer.Serialize(new
         {
-            c.Transport, Address = env.Options["address"], Options = CaseOptions.Without(c.Options, ConnectScenario),
+            c.Transport, Address = env.Options["address"], Options = CaseOptions.Without(c.Options, CaseOptions.ConnectScenario),
             Scenario = IsConnect(c) ? "connect" : "steady", c.Size, Count = Asked(c), Warmup = int.Parse(env.Options["warmup"], CultureInfo.InvariantCulture),
             env.Placement, P50Us = l.P50, P90Us = l.P90, P99Us = l.P99, P999Us = l.P999, MaxUs = l.Max, MeanUs = l.Mean, MinUs = l.Min,
             Rps = c.RequestsPerSecond, c.Errors, AllocBytesPerOp = c.AllocatedBytesPerOp ?? 0, CpuUsPerOp = c.ClientCpuUsPerOp,
@@ -46,9 +46,7 @@ public static class PingOutput
         Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
     };
 
-    private const string ConnectScenario = "scenario=connect";
-
-    private static bool IsConnect(CaseResult c) => CaseOptions.Parse(c.Options).Any(kv => $"{kv.Key}={kv.Value}" == ConnectScenario);
+    private static bool IsConnect(CaseResult c) => CaseOptions.IsConnect(c.Options);
 
     /// <summary>The requests asked for: those measured and those lost.</summary>
     private static long Asked(CaseResult c) => c.Count + c.Errors;

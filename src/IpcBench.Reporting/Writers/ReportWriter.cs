@@ -39,7 +39,7 @@ public static class ReportWriter
     /// </summary>
     private static RunResults SteadyStateOnly(RunResults run)
     {
-        var steady = run.Cases.Where(c => !CaseOptions.Parse(c.Options).Contains(new("scenario", "connect"))).ToList();
+        var steady = run.Cases.Where(c => !CaseOptions.IsConnect(c.Options)).ToList();
         return steady.Count > 0 ? run with { Cases = steady } : run;
     }
 }
