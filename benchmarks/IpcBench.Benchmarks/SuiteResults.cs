@@ -88,7 +88,7 @@ public static class SuiteResults
                 ? t : "(all registered) " + string.Join(",", SuiteSettings.RequestedTransports),
             [SuiteSettings.SizesVariable] = string.Join(",", SuiteSettings.Sizes),
             [SuiteSettings.PlacementVariable] = SuiteSettings.Placement.Name(),
-            [SuiteSettings.IsolationVariable] = SuiteSettings.InNetworkNamespace ? "netns" : "none",
+            [SuiteSettings.IsolationVariable] = SuiteSettings.Isolation.Name(),
             ["job"] = Job(args),
             ["arguments"] = string.Join(' ', args.Select(CommandLineText.Quote)),
         };
@@ -119,5 +119,5 @@ public static class SuiteResults
     /// <summary>A suite entry's case options ("io=sync", "wait=spin"; see <see cref="Core.Options.OptionValues.Identity"/>), and the scenario unless steady.</summary>
     public static string CaseOptionsOf(string entry, string scenario = RoundTripBenchmark.Scenario) =>
         CaseOptions.ForCase(SuiteSettings.Options(entry).Identity(), scenario == ConnectBenchmark.Scenario,
-            SuiteSettings.InNetworkNamespace ? NetworkNamespace.CaseOption : null);
+            SuiteSettings.Isolation.CaseOption());
 }

@@ -11,7 +11,7 @@ public static class SuiteServer
     /// Pins this process as the suite's placement says (before the server starts, so that nothing
     /// runs unpinned), starts 'ipcbench serve' for <paramref name="entry"/> ("tcp", "mmf?wait=spin")
     /// and returns the transport, the server, the address a client connects to and the namespace the server runs in
-    /// (IPCBENCH_ISOLATION=netns), to be disposed after the server.
+    /// (IPCBENCH_ISOLATION=netns or container), to be disposed after the server.
     /// </summary>
     public static async Task<(ITransport Transport, ServerProcess Server, Uri ClientAddress, NetworkNamespace? Namespace)> StartAsync(string entry)
     {
@@ -22,7 +22,7 @@ public static class SuiteServer
         {
             CpuAffinity.PinCurrentProcess(cpu);
         }
-        var space = SuiteSettings.InNetworkNamespace ? await NetworkNamespace.CreateAsync() : null;
+        var space = SuiteSettings.Isolation == Isolation.None ? null : await NetworkNamespace.CreateAsync(SuiteSettings.Isolation);
         try
         {
             var address = transport.DefaultAddress();

@@ -33,17 +33,11 @@ public static class SuiteSettings
 
     /// <summary>Why <paramref name="transport"/> cannot run here, in the suite's isolation; null when it can.</summary>
     public static string? NotHere(ITransport transport) => transport.UnsupportedReason
-        ?? (InNetworkNamespace && NetworkNamespace.Refuses(transport) is { } why
-            ? $"not supported in isolation netns: {why}"
-            : null);
+        ?? (Isolation.Refuses(transport) is { } why ? $"not supported in isolation {Isolation.Name()}: {why}" : null);
 
-    /// <summary>Each server in a network namespace of its own (IPCBENCH_ISOLATION=netns), or beside the suite (none, the default).</summary>
-    public static bool InNetworkNamespace => Env(IsolationVariable) switch
-    {
-        null or "none" => false,
-        "netns" => true,
-        var other => throw new ArgumentException($"{IsolationVariable} must be none or netns, not '{other}'"),
-    };
+    /// <summary>Where each server runs: beside the suite (none, the default), or in namespaces of its own (IPCBENCH_ISOLATION=netns or container).</summary>
+    public static Isolation Isolation => Env(IsolationVariable) is not { } name ? Isolation.None
+        : Isolations.Parse(name) ?? throw new ArgumentException($"{IsolationVariable} must be {string.Join(", ", Isolations.Names)}, not '{name}'");
 
     /// <summary>The transport a suite entry names ("mmf?wait=spin" is mmf).</summary>
     public static ITransport Resolve(string entry) => TransportRegistry.Get(entry.Split('?', 2)[0]);

@@ -19,4 +19,7 @@ public static class ExitCodes
 
     /// <summary>The transport or size does not run here.</summary>
     public const int Unsupported = 3;
+
+    /// <summary>Interrupted (SIGINT, SIGTERM) before it finished: 128 + SIGINT, as shells report it.</summary>
+    public const int Interrupted = 130;
 }

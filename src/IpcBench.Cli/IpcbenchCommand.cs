@@ -55,6 +55,12 @@ public static class IpcbenchCommand
             Console.Error.WriteLine($"{verb}: {e.Message}");
             return ExitCodes.Unsupported;
         }
+        catch (OperationCanceledException)
+        {
+            // System.CommandLine cancels the action's token on SIGINT and SIGTERM; what it started is disposed by now.
+            Console.Error.WriteLine($"{verb}: interrupted; nothing was written");
+            return ExitCodes.Interrupted;
+        }
         catch (Exception e) when (e is TransportException or ReplyMismatchException or ArgumentException or IOException
             or PlatformNotSupportedException or InvalidOperationException)
         {

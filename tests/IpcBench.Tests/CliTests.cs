@@ -252,6 +252,35 @@ public class CliTests
         Assert.Contains("--placement", pingHelp);
     }
 
+    [Fact]
+    public async Task A_terminated_ping_says_so_in_one_line_exits_130_and_writes_nothing()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return; // no SIGTERM to send
+        }
+        string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
+        var info = ServerCommand.Resolve().StartInfo();
+        foreach (string arg in new[] { "ping", "--transport", "tcp", "--count", "100000000", "--results", results })
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
+        using var ping = Process.Start(info)!;
+        var stderr = ping.StandardError.ReadToEndAsync();
+        await Task.Delay(3000); // the server is up and requests flow
+        using (var kill = Process.Start("kill", ["-TERM", ping.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
+        {
+            await kill.WaitForExitAsync();
+        }
+        await ping.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(20));
+        Assert.Equal(130, ping.ExitCode);
+        string errors = await stderr;
+        Assert.Contains("ipcbench ping: interrupted", errors);
+        Assert.DoesNotContain("   at ", errors); // no stack trace
+        Assert.False(Directory.Exists(results), "an interrupted ping wrote a run folder");
+    }
+
     internal static int FreePort()
     {
         using var probe = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);

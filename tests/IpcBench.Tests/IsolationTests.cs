@@ -5,22 +5,23 @@ using IpcBench.Reporting;
 namespace IpcBench.Tests;
 
 /// <summary>
-/// <c>ping --isolation netns</c>: the server in a fresh network namespace across a veth pair, and nothing of it (namespace,
-/// link, process) left after a run, even a killed one. Where namespaces cannot be made (not Linux, not root) the same
-/// runs must exit 3 and say why.
+/// <c>ping --isolation netns</c>: the server in a fresh network namespace across a veth pair (<c>container</c>: in PID, IPC,
+/// UTS and mount namespaces too), and nothing of it (namespace, link, process) left after a run, even a killed one. Where
+/// namespaces cannot be made (not Linux, not root) the same runs must exit 3 and say why.
 /// </summary>
 public class IsolationTests
 {
     [Theory]
-    [InlineData("tcp")]
-    [InlineData("uds")]
-    public async Task Ping_in_a_network_namespace_crosses_a_veth_pair_and_leaves_nothing(string transport)
+    [InlineData("tcp", "netns")]
+    [InlineData("uds", "netns")]
+    [InlineData("tcp", "container")]
+    public async Task Ping_in_a_network_namespace_crosses_a_veth_pair_and_leaves_nothing(string transport, string isolation)
     {
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
         try
         {
             var (exit, stdout, stderr) = await CliTests.RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
-                "ping", "--transport", transport, "--isolation", "netns", "--count", "300", "--warmup", "20");
+                "ping", "--transport", transport, "--isolation", isolation, "--count", "300", "--warmup", "20");
             if (NetworkNamespace.UnsupportedReason is { } reason)
             {
                 Assert.Equal(3, exit);
@@ -28,14 +29,14 @@ public class IsolationTests
                 return;
             }
             Assert.True(exit == 0, stderr);
-            Assert.Contains("isolation=netns", stdout);
+            Assert.Contains($"isolation={isolation}", stdout);
             if (transport == "tcp")
             {
                 Assert.Contains("tcp://169.254.", stdout); // the namespace's end of the pair, link-local
             }
 
             var run = ResultsFile.Read(Assert.Single(Directory.GetDirectories(results)));
-            Assert.Equal("io=sync&isolation=netns", Assert.Single(run.Cases).Options);
+            Assert.Equal($"io=sync&isolation={isolation}", Assert.Single(run.Cases).Options);
             string described = run.Environment.Options["isolation"];
             string name = described.Split(' ', ':', '(')[2];
             Assert.StartsWith("ipcbench-", name);
@@ -52,16 +53,26 @@ public class IsolationTests
     }
 
     [Fact]
-    public async Task A_killed_ping_leaves_no_namespace_link_or_server_behind()
+    public async Task A_transport_that_meets_on_a_file_is_not_supported_in_a_container()
+    {
+        var (exit, _, stderr) = await CliTests.RunWithAsync(null, "ping", "--transport", "uds", "--isolation", "container", "--no-results");
+        Assert.Equal(3, exit);
+        Assert.Contains(NetworkNamespace.UnsupportedReason ?? "uds is not supported in isolation container here: its client and server meet on a file", stderr);
+    }
+
+    [Theory]
+    [InlineData("netns")]
+    [InlineData("container")]
+    public async Task A_killed_ping_leaves_no_namespace_link_or_server_behind(string isolation)
     {
         if (NetworkNamespace.UnsupportedReason is not null)
         {
-            var (exit, _, _) = await CliTests.RunWithAsync(null, "ping", "--transport", "tcp", "--isolation", "netns");
+            var (exit, _, _) = await CliTests.RunWithAsync(null, "ping", "--transport", "tcp", "--isolation", isolation);
             Assert.Equal(3, exit);
             return;
         }
         var info = ServerCommand.Resolve().StartInfo();
-        foreach (string arg in new[] { "ping", "--transport", "tcp", "--isolation", "netns", "--count", "100000000", "--no-results" })
+        foreach (string arg in new[] { "ping", "--transport", "tcp", "--isolation", isolation, "--count", "100000000", "--no-results" })
         {
             info.ArgumentList.Add(arg);
         }
@@ -79,6 +90,12 @@ public class IsolationTests
         await Task.Delay(1000); // the server is up and requests flow
         var serverPids = (await RunAsync("ip", "netns", "pids", name)).Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.NotEmpty(serverPids);
+        if (isolation == "container")
+        {
+            // The server is the init of a PID namespace of its own: its NSpid line names its pid outside and 1 inside.
+            Assert.Contains(serverPids, pid => File.ReadAllLines($"/proc/{pid.Trim()}/status")
+                .Any(line => line.StartsWith("NSpid:", StringComparison.Ordinal) && line.Split('\t', StringSplitOptions.RemoveEmptyEntries)[^1] == "1"));
+        }
 
         ping.Kill(); // SIGKILL: nothing in ping runs after it
         await ping.WaitForExitAsync();

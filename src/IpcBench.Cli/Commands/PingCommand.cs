@@ -25,10 +25,7 @@ internal sealed class PingCommand
     private readonly Option<string> _scenario = Options.Choice("--scenario",
         "steady: one connection, timed round trips; connect: each request on a new connection, connect + request + close timed as one",
         "steady", "steady", "connect");
-    private readonly Option<string> _isolation = Options.Choice("--isolation",
-        "none: the server runs beside the client; netns: in a fresh network namespace joined by a veth pair on a "
-        + "link-local /30, as a Docker bridge joins a container (Linux, root)",
-        "none", "none", "netns");
+    private readonly Option<string> _isolation = Options.Choice("--isolation", Isolations.Help, "none", [.. Isolations.Names]);
     private readonly Option<TimeSpan> _gap = Options.Duration("--gap",
         "pause after each reply, e.g. 1ms: sparse traffic, where waiting costs show in the CPU figures (requests/s then counts the pauses too)");
     private readonly Option<string?> _json = new("--json") { Description = "also write the result as one JSON object to FILE", HelpName = "FILE" };
@@ -49,7 +46,7 @@ internal sealed class PingCommand
             DIR/<yyyyMMdd-HHmmss>-ping/ with results.json, summary.md, summary.csv, env.md and two SVG charts; see
             'ipcbench report' and 'ipcbench compare'.
 
-            Exit codes: 0 success; 1 the run failed (server unreachable or died, bad reply); 2 bad options; 3 the transport
+            Exit codes: 0 success; 1 the run failed (server unreachable or died, bad reply); 2 bad options; 130 interrupted; 3 the transport
             or size does not run here.
             """)
         {
@@ -83,8 +80,8 @@ internal sealed class PingCommand
             throw new UsageException($"--server {remote} is not a {transport.Name}:// address");
         }
         var options = _flags.Parse(parsed, transport, remote);
-        bool netns = parsed.GetValue(_isolation) == "netns";
-        if (netns && remote is not null)
+        var isolation = Isolations.Parse(parsed.GetValue(_isolation)!)!.Value;
+        if (isolation != Isolation.None && remote is not null)
         {
             throw new UsageException("--isolation places the server ping starts; a --server runs where it runs");
         }
@@ -97,9 +94,9 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} cannot carry this payload: {tooLarge}");
         }
-        if (netns && NetworkNamespace.Refuses(transport) is { } notHere)
+        if (isolation.Refuses(transport) is { } notHere)
         {
-            throw new UnsupportedException($"{transport.Name} does not run in isolation netns here: {notHere}");
+            throw new UnsupportedException($"{transport.Name} is not supported in isolation {isolation.Name()} here: {notHere}");
         }
         if (placement == Placement.SameCore)
         {
@@ -115,7 +112,7 @@ internal sealed class PingCommand
             CpuAffinity.PinCurrentProcess(cpu); // before the server starts, so nothing runs unpinned
         }
         // Made before the server and so removed after it.
-        await using var space = netns ? await NetworkNamespace.CreateAsync(ct) : null;
+        await using var space = isolation == Isolation.None ? null : await NetworkNamespace.CreateAsync(isolation, ct);
         // Options that shape both ends go to the server; the client takes every one.
         var bind = AddressQuery.With(space?.BindAddress(transport.DefaultAddress()) ?? transport.DefaultAddress(), options.Given(OptionScope.BothEnds));
         await using var server = remote is null
@@ -149,7 +146,7 @@ internal sealed class PingCommand
 
         var results = PingResults.Build(new PingResults.Run(parsed.Tokens.Select(t => t.Value).ToList(), started, options,
             address, remote, size, count, warmup, gap, placement, placement.Describe(serverLocal: remote is null), result, connectScenario,
-            space?.Description));
+            space));
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
         {

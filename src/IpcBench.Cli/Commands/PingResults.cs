@@ -16,7 +16,7 @@ internal static class PingResults
     public sealed record Run(
         IReadOnlyList<string> Args, DateTimeOffset Started, OptionValues Options, Uri Address, Uri? RemoteServer,
         int Size, int Count, int Warmup, TimeSpan Gap, Placement Placement, string PlacementDescription, LoopResult Result,
-        bool ConnectScenario = false, string? Isolation = null);
+        bool ConnectScenario = false, NetworkNamespace? Namespace = null);
 
     /// <summary>Writes the run folder under <paramref name="resultsRoot"/> (see <see cref="RunFolder.Root"/>); returns its path.</summary>
     public static string Write(RunResults results, string? resultsRoot)
@@ -40,13 +40,13 @@ internal static class PingResults
             ["gap"] = run.Gap > TimeSpan.Zero ? $"{Invariant(run.Gap.TotalMilliseconds)} ms" : "none",
             ["server"] = run.RemoteServer?.ToString() ?? "started by ping",
             ["address"] = AddressQuery.WithoutQuery(run.Address).ToString(),
-            ["isolation"] = run.Isolation ?? "none (client and server side by side)",
+            ["isolation"] = run.Namespace?.Description ?? "none (client and server side by side)",
         };
         foreach (var option in OptionValues.Of(transport).Where(o => o.Scope != OptionScope.Address))
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario, run.Isolation is null ? null : NetworkNamespace.CaseOption);
+        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario, run.Namespace?.Isolation.CaseOption());
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,

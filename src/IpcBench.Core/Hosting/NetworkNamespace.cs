@@ -8,7 +8,8 @@ namespace IpcBench.Core.Hosting;
 /// A fresh Linux network namespace joined to this one by a veth pair, as Docker's bridge joins a container: the
 /// server runs inside (<see cref="Wrap"/>), the client outside, and traffic crosses the pair on a /30 of the
 /// link-local range (169.254.0.0/16), never a private or public one. Files are not isolated, so socket-file and
-/// shared-memory transports still meet on the same paths.
+/// shared-memory transports still meet on the same paths; for <see cref="Isolation.Container"/> the server also gets PID,
+/// IPC, UTS and mount namespaces of its own, with a private /tmp and /dev/shm, and they do not.
 /// <para>Removal is a janitor's, a shell started first in a session of its own: it waits for its stdin to close
 /// (on <see cref="DisposeAsync"/>, or when this process dies, however it dies) and then stops what runs in the
 /// namespace, deletes it and the host end of the pair. So nothing is left behind even by a killed run.</para>
@@ -19,16 +20,17 @@ public sealed class NetworkNamespace : IAsyncDisposable
 
     private readonly Process _janitor;
 
-    private NetworkNamespace(string name, string hostAddress, string innerAddress, Process janitor)
+    private NetworkNamespace(Isolation isolation, string name, string hostAddress, string innerAddress, Process janitor)
     {
+        Isolation = isolation;
         Name = name;
         HostAddress = hostAddress;
         InnerAddress = innerAddress;
         _janitor = janitor;
     }
 
-    /// <summary>What a case run across a namespace is named by, besides its transport's options.</summary>
-    public const string CaseOption = "isolation=netns";
+    /// <summary><see cref="Isolation.Netns"/>, or <see cref="Isolation.Container"/> when the server gets more namespaces than the network's.</summary>
+    public Isolation Isolation { get; }
 
     /// <summary>"ipcbench-PID-XXXXXX": the run that made it can be told from its name.</summary>
     public string Name { get; }
@@ -39,7 +41,8 @@ public sealed class NetworkNamespace : IAsyncDisposable
     public string InnerAddress { get; }
 
     /// <summary>How a run records it: "netns (ipcbench-PID-XXXXXX: 169.254.a.b to 169.254.a.c over veth)".</summary>
-    public string Description => $"netns ({Name}: {HostAddress} to {InnerAddress} over veth)";
+    public string Description => $"{Isolation.Name()} ({Name}: {HostAddress} to {InnerAddress} over veth"
+        + (Isolation == Isolation.Container ? "; own PID, IPC, UTS and mount namespaces, private /tmp and /dev/shm)" : ")");
 
     /// <summary>Null when network namespaces can be made here; else why not.</summary>
     public static string? UnsupportedReason =>
@@ -47,13 +50,13 @@ public sealed class NetworkNamespace : IAsyncDisposable
         : !Environment.IsPrivilegedProcess ? "making a network namespace needs root"
         : null;
 
-    /// <summary>Why <paramref name="transport"/> cannot have its server in a network namespace here, or null when it can.</summary>
-    public static string? Refuses(ITransport transport) => UnsupportedReason ?? (transport.Capabilities.Has(TransportFeatures.Brokered)
-        ? "its server reaches the broker on the host's loopback, which a network namespace does not share"
-        : null);
-
-    public static async Task<NetworkNamespace> CreateAsync(CancellationToken ct = default)
+    /// <param name="isolation"><see cref="Isolation.Netns"/> or <see cref="Isolation.Container"/>.</param>
+    public static async Task<NetworkNamespace> CreateAsync(Isolation isolation, CancellationToken ct = default)
     {
+        if (isolation == Isolation.None)
+        {
+            throw new ArgumentOutOfRangeException(nameof(isolation), "a namespace isolates");
+        }
         if (UnsupportedReason is { } reason)
         {
             throw new PlatformNotSupportedException(reason);
@@ -68,7 +71,7 @@ public sealed class NetworkNamespace : IAsyncDisposable
         string innerAddress = prefix + (fourth + 2).ToString(CultureInfo.InvariantCulture);
 
         var janitor = StartJanitor(name, hostLink);
-        var created = new NetworkNamespace(name, hostAddress, innerAddress, janitor);
+        var created = new NetworkNamespace(isolation, name, hostAddress, innerAddress, janitor);
         try
         {
             await IpAsync(ct, "netns", "add", name).ConfigureAwait(false);
@@ -88,10 +91,24 @@ public sealed class NetworkNamespace : IAsyncDisposable
         }
     }
 
-    /// <summary><paramref name="info"/> as a command that runs inside the namespace (<c>ip netns exec</c> keeps its pid and stdio).</summary>
+    /// <summary>
+    /// <paramref name="info"/> as a command that runs inside the namespace (<c>ip netns exec</c> keeps its pid and stdio); for a
+    /// container, under <c>unshare</c> too, whose child is the PID namespace's init: it gets SIGKILL if unshare is killed.
+    /// </summary>
     public ProcessStartInfo Wrap(ProcessStartInfo info)
     {
-        var wrapped = new ProcessStartInfo("ip") { ArgumentList = { "netns", "exec", Name, info.FileName } };
+        var wrapped = new ProcessStartInfo("ip") { ArgumentList = { "netns", "exec", Name } };
+        if (Isolation == Isolation.Container)
+        {
+            // unshare makes the mounts private to the new mount namespace, so the tmpfs mounts stay inside.
+            string setup = "mount -t tmpfs -o mode=1777 ipcbench-tmp /tmp && mount -t tmpfs -o mode=1777 ipcbench-shm /dev/shm "
+                + "&& hostname ipcbench-server && exec \"$0\" \"$@\"";
+            foreach (string arg in new[] { "unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--ipc", "--uts", "--", "sh", "-c", setup })
+            {
+                wrapped.ArgumentList.Add(arg);
+            }
+        }
+        wrapped.ArgumentList.Add(info.FileName);
         foreach (string arg in info.ArgumentList)
         {
             wrapped.ArgumentList.Add(arg);

@@ -52,6 +52,12 @@ public static partial class ParentWatch
             }
             return;
         }
+        if (GetParentPid() == 0)
+        {
+            // The init of a PID namespace of its own (Isolation.Container): the parent is outside it and its pid means
+            // nothing here, so only stdin (or the namespace's end, which kills init) tells.
+            await Task.Delay(Timeout.Infinite, ct).ConfigureAwait(false);
+        }
         // For our real parent, getppid() is exact: the kernel re-parents an orphan at once, so pid
         // reuse cannot fool it. For any other pid, ask whether it still exists.
         bool isParent = GetParentPid() == parentPid;

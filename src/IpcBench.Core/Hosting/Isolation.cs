@@ -1,0 +1,47 @@
+namespace IpcBench.Core.Hosting;
+
+/// <summary>Where a server that IpcBench starts runs, as seen from its client.</summary>
+public enum Isolation
+{
+    /// <summary>Beside the client, in the same namespaces.</summary>
+    None,
+
+    /// <summary>In a network namespace of its own, joined by a veth pair (<see cref="NetworkNamespace"/>).</summary>
+    Netns,
+
+    /// <summary>
+    /// As <see cref="Netns"/>, and in PID, IPC, UTS and mount namespaces of its own with a private /tmp and /dev/shm:
+    /// a process-isolated container without an image.
+    /// </summary>
+    Container,
+}
+
+public static class Isolations
+{
+    public static IReadOnlyList<string> Names { get; } = Enum.GetValues<Isolation>().Select(Name).ToArray();
+
+    public const string Help = "none: the server runs beside the client; netns: in a fresh network namespace joined by a veth pair on a "
+        + "link-local /30, as a Docker bridge joins a container; container: netns plus PID, IPC, UTS and mount namespaces with "
+        + "a private /tmp and /dev/shm, a container without an image (netns and container: Linux, root)";
+
+    public static string Name(this Isolation isolation) => isolation.ToString().ToLowerInvariant();
+
+    /// <summary>The isolation named <paramref name="name"/>, or null when none is.</summary>
+    public static Isolation? Parse(string name) =>
+        Enum.GetValues<Isolation>().Select(i => (Isolation?)i).FirstOrDefault(i => i!.Value.Name() == name);
+
+    /// <summary>What a case run in <paramref name="isolation"/> is named by besides its transport's options ("isolation=netns"); null for none.</summary>
+    public static string? CaseOption(this Isolation isolation) => isolation == Isolation.None ? null : $"isolation={isolation.Name()}";
+
+    /// <summary>Why <paramref name="transport"/>'s server cannot run in <paramref name="isolation"/> here, or null when it can.</summary>
+    public static string? Refuses(this Isolation isolation, ITransport transport) => isolation switch
+    {
+        Isolation.None => null,
+        _ when NetworkNamespace.UnsupportedReason is { } reason => reason,
+        _ when transport.Capabilities.Has(TransportFeatures.Brokered) =>
+            "its server reaches the broker on the host's loopback, which a network namespace does not share",
+        Isolation.Container when !transport.Capabilities.Has(TransportFeatures.CrossHost) =>
+            "its client and server meet on a file (a socket or shared memory), and the server's /tmp and /dev/shm are its own",
+        _ => null,
+    };
+}
