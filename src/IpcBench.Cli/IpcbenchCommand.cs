@@ -21,6 +21,7 @@ public static class IpcbenchCommand
             PingCommand.Create(),
             ReportCommand.Create(),
             CompareCommand.Create(),
+            MergeCommand.Create(),
         };
         // No verb: the usage, and exit 2 (a script that forgot its verb must not pass).
         root.SetAction(async (_, _) =>

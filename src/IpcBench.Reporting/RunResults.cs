@@ -52,6 +52,12 @@ public sealed record RunEnvironment
     /// <summary>The kernel's clock source (tsc, kvm-clock, hpet ...): a slow one adds to every timing.</summary>
     public string? Clocksource { get; init; }
 
+    /// <summary>
+    /// The CPUs the measuring process may run on and its cgroup's CPU quota, e.g. "cpus 0; quota 1.5 CPUs": what a
+    /// container's cpuset and CPU limit leave it (null where not readable).
+    /// </summary>
+    public string? CpuLimits { get; init; }
+
     /// <summary>"container", "namespace", "bare" or "unknown".</summary>
     public required string Isolation { get; init; }
 

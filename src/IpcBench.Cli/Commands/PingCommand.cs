@@ -26,6 +26,8 @@ internal sealed class PingCommand
         "steady: one connection, timed round trips; connect: each request on a new connection, connect + request + close timed as one",
         "steady", "steady", "connect");
     private readonly Option<string> _isolation = Options.Choice("--isolation", Isolations.Help, "none", [.. Isolations.Names]);
+    private readonly Option<TimeSpan> _waitForServer = Options.Duration("--wait-for-server",
+        "with --server, retry connecting for up to this long, e.g. 60s: a server in another container or pod may still be starting");
     private readonly Option<TimeSpan> _gap = Options.Duration("--gap",
         "pause after each reply, e.g. 1ms: sparse traffic, where waiting costs show in the CPU figures (requests/s then counts the pauses too)");
     private readonly Option<string?> _json = new("--json") { Description = "also write the result as one JSON object to FILE", HelpName = "FILE" };
@@ -50,7 +52,7 @@ internal sealed class PingCommand
             or size does not run here.
             """)
         {
-            ping._transport, ping._server, ping._size, ping._count, ping._warmup, ping._placement, ping._scenario, ping._isolation, ping._gap,
+            ping._transport, ping._server, ping._size, ping._count, ping._warmup, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,
             ping._json, ping._results, ping._noResults,
         };
         ping._flags.AddTo(command);
@@ -84,6 +86,11 @@ internal sealed class PingCommand
         if (isolation != Isolation.None && remote is not null)
         {
             throw new UsageException("--isolation places the server ping starts; a --server runs where it runs");
+        }
+        var patience = parsed.GetValue(_waitForServer);
+        if (patience > TimeSpan.Zero && remote is null)
+        {
+            throw new UsageException("--wait-for-server waits for a --server; the server ping starts is waited for anyway");
         }
 
         if (transport.UnsupportedReason is { } reason)
@@ -128,14 +135,18 @@ internal sealed class PingCommand
         {
             var progress = Console.IsErrorRedirected ? null : Progress(transport.Name, size, count);
             var loop = new LoopOptions(size, count, warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: gap);
+            var connection = await ServerWait.ConnectAsync(transport, address, patience, ct);
             if (connectScenario)
             {
+                await connection.DisposeAsync(); // the server is up: each cycle now connects anew
                 result = await ConnectLoop.RunAsync(transport, address, loop, progress, ct);
             }
             else
             {
-                await using var connection = await transport.ConnectAsync(address, ct);
-                result = await ClosedLoop.RunAsync(connection, loop, progress, ct);
+                await using (connection)
+                {
+                    result = await ClosedLoop.RunAsync(connection, loop, progress, ct);
+                }
             }
             if (progress is not null) Console.Error.Write("\r" + new string(' ', 72) + "\r");
         }

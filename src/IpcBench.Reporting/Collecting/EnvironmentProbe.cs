@@ -19,6 +19,7 @@ public static class EnvironmentProbe
             LogicalCpus = Environment.ProcessorCount,
             Runtime = RuntimeInformation.FrameworkDescription,
             Clocksource = FirstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
+            CpuLimits = CpuLimits(),
             Isolation = isolation,
             IsolationEvidence = evidence,
             Placement = placement,
@@ -46,6 +47,24 @@ public static class EnvironmentProbe
             }
         }
         return null;
+    }
+
+    /// <summary>"cpus 0-1; quota none": this process's allowed CPUs and its cgroup's quota (v2 cpu.max, else v1 cfs_quota_us).</summary>
+    public static string? CpuLimits()
+    {
+        string? allowed = ReadText("/proc/self/status")?.Split('\n')
+            .FirstOrDefault(line => line.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal))?.Split(':', 2)[1].Trim();
+        if (allowed is null)
+        {
+            return null;
+        }
+        string[]? max = FirstLine("/sys/fs/cgroup/cpu.max")?.Split(' ');
+        string? quota = FirstLine("/sys/fs/cgroup/cpu/cpu.cfs_quota_us") ?? max?[0];
+        string? period = FirstLine("/sys/fs/cgroup/cpu/cpu.cfs_period_us") ?? max?.ElementAtOrDefault(1);
+        string limit = double.TryParse(quota, System.Globalization.CultureInfo.InvariantCulture, out double q) && q > 0
+            && double.TryParse(period, System.Globalization.CultureInfo.InvariantCulture, out double p) && p > 0
+            ? $"{q / p:0.##} CPUs" : quota is null ? "unknown" : "none";
+        return $"cpus {allowed}; quota {limit}";
     }
 
     /// <summary>

@@ -24,6 +24,7 @@ public static class EnvironmentMarkdown
         md.Append($"- logical CPUs: {env.LogicalCpus}\n");
         md.Append($"- runtime: {env.Runtime}\n");
         md.Append($"- clocksource: {env.Clocksource ?? "unknown"}\n");
+        md.Append($"- cpu limits: {env.CpuLimits ?? "unknown"}\n");
         md.Append($"- isolation: {env.Isolation}{(env.IsolationEvidence is { } why ? $" ({why})" : "")}\n");
         md.Append($"- placement: {env.Placement}\n");
         md.Append("\n## Options\n\n");

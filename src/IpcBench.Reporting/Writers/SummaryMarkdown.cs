@@ -35,6 +35,8 @@ public static class SummaryMarkdown
         md.Append("\n## Requests per second (one in flight)\n\n");
         Matrix(layout, c => Units.Rate(c.RequestsPerSecond)).WriteTo(md);
 
+        IsolationTable.WriteTo(md, run);
+
         md.Append("\n## Cost per request\n\n");
         var cost = new MarkdownTable("transport", "size", "client CPU us", "server CPU us", "allocated B", "requests", "errors");
         foreach (var row in layout.Rows)

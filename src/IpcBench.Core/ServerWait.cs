@@ -1,0 +1,32 @@
+namespace IpcBench.Core;
+
+/// <summary>
+/// Connecting to a server that may still be starting elsewhere (another container, a pod): connect attempts are retried
+/// until one succeeds or the patience is spent, so a client need not be started after its server is known to be ready
+/// (a health check polled beside a benchmark would cost the CPU it measures).
+/// </summary>
+public static class ServerWait
+{
+    private static readonly TimeSpan RetryInterval = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>A connection to <paramref name="address"/>; with a zero <paramref name="patience"/>, a single attempt.</summary>
+    public static async ValueTask<IConnection> ConnectAsync(ITransport transport, Uri address, TimeSpan patience, CancellationToken ct)
+    {
+        var deadline = DateTime.UtcNow + patience;
+        for (int attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return await transport.ConnectAsync(address, ct).ConfigureAwait(false);
+            }
+            catch (TransportException e) when (DateTime.UtcNow + RetryInterval < deadline)
+            {
+                if (attempt == 1)
+                {
+                    Log.Warn($"{e.Message}; waiting up to {patience.TotalSeconds:0} s for the server");
+                }
+                await Task.Delay(RetryInterval, ct).ConfigureAwait(false);
+            }
+        }
+    }
+}
