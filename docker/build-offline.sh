@@ -16,7 +16,7 @@ if ! docker image inspect "$base" >/dev/null 2>&1; then
   debootstrap --variant=minbase --include=libicu72,libssl3,libzmq5,ca-certificates bookworm "$root" >"$root.log" 2>&1 \
     || { tail -n 20 "$root.log" >&2; rm -f "$root.log"; exit 1; }
   rm -f "$root.log"
-  tar -C "$root" -c . | docker import -q - "$base" >/dev/null
+  tar -C "$root" -c . | docker import - "$base" >/dev/null
 fi
 
 echo "== dotnet publish: self-contained, linux-x64"

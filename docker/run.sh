@@ -7,7 +7,9 @@
 #
 #   docker/run.sh [TRANSPORT...]          default: tcp uds mmf grpc zmq
 #
-# Variables: IPCBENCH_SIZES (1,100KB), IPCBENCH_COUNT (20000), IPCBENCH_WARMUP (1000), IPCBENCH_PLACEMENT (same-core or
+# Variables: IPCBENCH_ISOLATIONS (all: none netns container docker-shared-netns docker-bridge docker-vm-bridge
+# docker-volume docker-shared-ipc; none is bare; docker-vm-bridge is the bridge pair with the server under the VM runtime
+# IPCBENCH_VM_RUNTIME, kata, where the engine has it: docker/compose.kata.yaml), IPCBENCH_SIZES (1,100KB), IPCBENCH_COUNT (20000), IPCBENCH_WARMUP (1000), IPCBENCH_PLACEMENT (same-core or
 # cross-core; the containers get the matching cpusets), IPCBENCH_RESULTS (results/), IPCBENCH_IMAGE (ipcbench),
 # IPCBENCH_IMAGE_ROUTE (auto: the official images when a registry answers, else docker/build-offline.sh).
 # Needs root, docker and docker-compose (Debian: docker.io docker-compose debootstrap) and the .NET SDK. Starts a Docker
@@ -22,6 +24,13 @@ sizes=${IPCBENCH_SIZES:-1,100KB}
 count=${IPCBENCH_COUNT:-20000}
 warmup=${IPCBENCH_WARMUP:-1000}
 placement=${IPCBENCH_PLACEMENT:-same-core}
+all_isolations="none netns container docker-shared-netns docker-bridge docker-vm-bridge docker-volume docker-shared-ipc"
+vm_runtime=${IPCBENCH_VM_RUNTIME:-kata}
+isolations=" ${IPCBENCH_ISOLATIONS:-$all_isolations} "
+for isolation in $isolations; do
+  [[ " $all_isolations " == *" $isolation "* ]] || { echo "run.sh: IPCBENCH_ISOLATIONS: '$isolation' is not one of $all_isolations" >&2; exit 2; }
+done
+wanted() { [[ "$isolations" == *" $1 "* ]]; }
 results=$(realpath -m "${IPCBENCH_RESULTS:-results}")
 image=${IPCBENCH_IMAGE:-ipcbench}
 project=ipcbench-run-$$
@@ -38,33 +47,28 @@ for tool in docker dotnet ip unshare; do
 done
 
 work=$(mktemp -d /tmp/ipcbench-run-XXXXXX)
-engine_pid=""
+. docker/engine.sh
+# Long commands run in the background and are waited for: bash runs a trap only once the foreground command ends, and
+# a wait ends at once on a signal. The trap then stops the child (ping removes its server and namespace on SIGTERM).
+child=""
+in_background() { "$@" & child=$!; wait "$child"; }
 cleanup() {
   status=$?
   trap - EXIT INT TERM
+  if [ -n "$child" ] && kill -TERM "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
   "${compose[@]}" -p "$project" -f docker/compose.yaml --profile bridge --profile shared-netns --profile volume \
     --profile shared-ipc down -v --remove-orphans >/dev/null 2>&1 || true
-  if [ -n "$engine_pid" ]; then
-    kill "$engine_pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$engine_pid" 2>/dev/null || break; sleep 0.2; done
-  fi
+  engine_stop
   rm -rf "$work"
   exit "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# -- the engine: the one that answers, else one of our own (data kept in /var/lib/ipcbench-docker for the next run)
+# -- the engine: the one that answers, else one of our own
 if ! timeout 10 docker info >/dev/null 2>&1; then
-  command -v dockerd >/dev/null || { echo "run.sh: no Docker engine answers and dockerd is missing" >&2; exit 2; }
   echo "== starting a Docker engine (no other answers)"
-  mkdir -p /var/lib/ipcbench-docker
-  # --bip keeps even the default bridge link-local (169.254.0.0/16), as every network IpcBench makes.
-  dockerd --data-root /var/lib/ipcbench-docker --exec-root "$work/engine" --pidfile "$work/dockerd.pid" \
-    --bip 169.254.76.1/24 >"$work/dockerd.log" 2>&1 &
-  engine_pid=$!
-  for _ in $(seq 60); do timeout 5 docker info >/dev/null 2>&1 && break; sleep 0.5; done
-  timeout 5 docker info >/dev/null 2>&1 || { tail -n 20 "$work/dockerd.log" >&2; echo "run.sh: the Docker engine did not start" >&2; exit 1; }
+  engine_start "$work/engine"
 fi
 
 # -- the image, and the same build on the host for the bare and namespace runs
@@ -91,27 +95,35 @@ note_skip() { # TRANSPORT ISOLATION REASON
 host_ping() { # ISOLATION TRANSPORT SIZE
   local out err
   out="$work/$1"; err="$work/err"
-  if "$cli" ping --transport "$2" --size "$3" --count "$count" --warmup "$warmup" --placement "$placement" \
+  if in_background "$cli" ping --transport "$2" --size "$3" --count "$count" --warmup "$warmup" --placement "$placement" \
       --isolation "$1" --results "$out" >"$work/out" 2>"$err"; then
-    sed -n 2p "$work/out" | sed "s/^ */   $2 $3 B $1: /"
+    sed -n 2p "$work/out" | sed "s/^ *latency us */   $2 at $3, $1: /"
   elif [ $? -eq 3 ]; then
     [ "$3" != "${sizes%%,*}" ] || note_skip "$2" "$1" "$(tail -n 1 "$err" | sed 's/^.* here: //')"
   else
     cat "$err" >&2; return 1
   fi
 }
-pair() { # PROFILE TRANSPORT SIZE ADDRESS
-  local out="$work/docker-$1"
+pair() { # PAIR TRANSPORT SIZE ADDRESS: PAIR is a compose profile, or vm-bridge (the bridge profile and the Kata override)
+  wanted "docker-$1" || return 0
+  local out="$work/docker-$1" files=(-f docker/compose.yaml) profile=$1
+  if [ "$1" = vm-bridge ]; then
+    if ! docker info --format '{{range $name, $_ := .Runtimes}}{{$name}} {{end}}' | grep -qw "$vm_runtime"; then
+      [ "$3" != "${sizes%%,*}" ] || note_skip "$2" docker-vm-bridge "no VM-isolating runtime ($vm_runtime) is registered with this Docker engine (see docker/compose.kata.yaml)"
+      return 0
+    fi
+    files+=(-f docker/compose.kata.yaml) profile=bridge
+  fi
   mkdir -p "$out"
   if IPCBENCH_TRANSPORT=$2 IPCBENCH_SIZE=$3 IPCBENCH_ADDRESS=$4 IPCBENCH_COUNT=$count IPCBENCH_WARMUP=$warmup \
       IPCBENCH_PLACEMENT=$placement IPCBENCH_SERVER_CPUSET=$server_cpuset IPCBENCH_CLIENT_CPUSET=$client_cpuset \
       IPCBENCH_IMAGE=$image IPCBENCH_RESULTS_DIR=$out \
-      "${compose[@]}" -p "$project" -f docker/compose.yaml --profile "$1" up --abort-on-container-exit \
-      --exit-code-from "$1-client" >"$work/out" 2>&1; then
-    grep -m1 'latency us' "$work/out" | sed "s/^.*latency us */   $2 $3 B docker-$1: /"
+      in_background "${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" up --abort-on-container-exit \
+      --exit-code-from "$profile-client" >"$work/out" 2>&1; then
+    grep -m1 'latency us' "$work/out" | sed "s/^.*latency us */   $2 at $3, docker-$1: /"
   else
     local server code
-    server=$("${compose[@]}" -p "$project" -f docker/compose.yaml --profile "$1" ps -q "$1-server")
+    server=$("${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" ps -q "$profile-server")
     code=$(docker inspect -f '{{.State.ExitCode}}' "$server" 2>/dev/null || echo "?")
     if [ "$code" = 3 ]; then # the server said it cannot run in this image
       [ "$3" != "${sizes%%,*}" ] || note_skip "$2" "docker-$1" "$(docker logs "$server" 2>&1 | tail -n 1 | sed 's/^ipcbench serve: //')"
@@ -119,7 +131,7 @@ pair() { # PROFILE TRANSPORT SIZE ADDRESS
       tail -n 30 "$work/out" >&2; echo "run.sh: the $1 pair for $2 at $3 failed" >&2; return 1
     fi
   fi
-  "${compose[@]}" -p "$project" -f docker/compose.yaml --profile "$1" down -v --remove-orphans >/dev/null 2>&1
+  "${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" down -v --remove-orphans >/dev/null 2>&1
 }
 
 features() { "$cli" list | awk -v t="$1" '$1 == t { print $3 }'; }
@@ -128,11 +140,11 @@ for transport in "${transports[@]}"; do
   kind=$(features "$transport")
   [ -n "$kind" ] || { echo "run.sh: unknown transport '$transport' (see 'ipcbench list')" >&2; exit 2; }
   for size in ${sizes//,/ }; do
-    for isolation in none netns container; do host_ping "$isolation" "$transport" "$size"; done
+    for isolation in none netns container; do ! wanted "$isolation" || host_ping "$isolation" "$transport" "$size"; done
     case "$transport,$kind" in
-      amqp*) note_skip "$transport" docker-bridge "run.sh has no broker image offline; see docker/compose.yaml's broker profile" ;;
+      amqp*) ! wanted docker-bridge || note_skip "$transport" docker-bridge "run.sh has no broker image offline; see docker/compose.yaml's broker profile" ;;
       mmf,*) pair shared-ipc "$transport" "$size" "mmf:///dev/shm/ipcbench-channel" ;;
-      *cross-host*) pair shared-netns "$transport" "$size" "" && pair bridge "$transport" "$size" "" ;;
+      *cross-host*) for pair_kind in shared-netns bridge vm-bridge; do pair "$pair_kind" "$transport" "$size" ""; done ;;
       pipe,*|jsonrpc*|grpc-pipe,*) pair volume "$transport" "$size" "$transport://ipcbench" ;;
       *) pair volume "$transport" "$size" "$transport:///run/ipcbench/s.sock" ;;
     esac
@@ -141,7 +153,7 @@ done
 
 # -- one run folder: the bare runs unlabelled, the namespaces' as ping labelled them, the pairs by their profile
 sources=()
-for isolation in none netns container docker-shared-netns docker-bridge docker-volume docker-shared-ipc; do
+for isolation in $all_isolations; do
   label=""; case "$isolation" in docker-*) label="$isolation=" ;; esac
   for dir in "$work/$isolation"/*; do [ -d "$dir" ] && sources+=("$label$dir"); done
 done

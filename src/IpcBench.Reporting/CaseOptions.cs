@@ -19,6 +19,9 @@ public static class CaseOptions
     public static string ForCase(string transportOptions, bool connectScenario, string? isolation) =>
         Normalize($"{transportOptions}&{(connectScenario ? ConnectScenario : "")}&{isolation}");
 
+    /// <summary>The isolation a case names ("netns", "docker-bridge"), or null for a server run beside its client.</summary>
+    public static string? Isolation(string options) => Parse(options).FirstOrDefault(kv => kv.Key == "isolation").Value;
+
     /// <summary>Whether the case is a cold start (<see cref="ConnectScenario"/>).</summary>
     public static bool IsConnect(string options) => Parse(options).Contains(new("scenario", "connect"));
 

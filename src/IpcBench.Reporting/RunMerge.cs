@@ -78,7 +78,7 @@ public static class RunMerge
         {
             return options;
         }
-        string? own = CaseOptions.Parse(options).FirstOrDefault(kv => kv.Key == "isolation").Value;
+        string? own = CaseOptions.Isolation(options);
         if (own is not null && own != isolation)
         {
             throw new ArgumentException($"run {runId} holds cases of isolation {own}, not {isolation}");

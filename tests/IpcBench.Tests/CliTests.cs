@@ -194,7 +194,7 @@ public class CliTests
     [InlineData("ping --transport tcp --scenario cold", "--scenario must be steady or connect")]
     [InlineData("ping --transport tcp --results a --no-results", "--results and --no-results exclude each other")]
     [InlineData("ping --transport tcp --isolation netns --server tcp://127.0.0.1:1", "--isolation places the server ping starts")]
-    [InlineData("ping --transport tcp --isolation vm", "--isolation must be none or netns, not 'vm'")]
+    [InlineData("ping --transport tcp --isolation vm", "--isolation must be none, netns or container, not 'vm'")]
     [InlineData("serve", "Option '--transport' is required")]
     [InlineData("serve --transport signalr --io async", "signalr has no option 'io'")]
     [InlineData("frobnicate", "Unrecognized command or argument 'frobnicate'")]

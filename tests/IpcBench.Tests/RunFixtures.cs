@@ -15,6 +15,7 @@ internal static class RunFixtures
         LogicalCpus = 2,
         Runtime = ".NET 10.0.0",
         Clocksource = "tsc",
+        CpuLimits = "cpus 0-1; quota none",
         Isolation = "container",
         IsolationEvidence = "/.dockerenv exists",
         Placement = placement,

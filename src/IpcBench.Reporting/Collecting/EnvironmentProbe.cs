@@ -70,9 +70,26 @@ public static class EnvironmentProbe
     /// <summary>
     /// "container" when the usual marks of one are there (/.dockerenv; docker, containerd or
     /// kubepods in /proc/1/cgroup); "namespace" when this process's network namespace is not
-    /// init's; "unknown" when that cannot be read (it takes root); else "bare".
+    /// init's; "unknown" when that cannot be read (it takes root); else "bare". In a VM guest (the
+    /// CPU's hypervisor flag: a cloud VM, a Kata container's VM) "bare" is "vm" and "container" is
+    /// "container+vm": a VM's exits and virtual interrupts are in every figure.
     /// </summary>
     public static (string Isolation, string Evidence) Isolation()
+    {
+        var (isolation, evidence) = Containment();
+        if (Hypervisor() is not { } vm)
+        {
+            return (isolation, evidence);
+        }
+        return isolation switch
+        {
+            "bare" => ("vm", $"{vm}; {evidence}"),
+            "container" => ("container+vm", $"{evidence}; {vm}"),
+            _ => (isolation, $"{evidence}; {vm}"),
+        };
+    }
+
+    private static (string Isolation, string Evidence) Containment()
     {
         if (File.Exists("/.dockerenv"))
         {
@@ -97,6 +114,19 @@ public static class EnvironmentProbe
         return self == init
             ? ("bare", $"no container marks; network namespace {self} is init's")
             : ("namespace", $"network namespace {self}, init's is {init}");
+    }
+
+    /// <summary>"a VM guest (the CPU has the hypervisor flag; vendor QEMU)", or null on bare metal or where /proc/cpuinfo is not readable.</summary>
+    public static string? Hypervisor()
+    {
+        bool guest = ReadText("/proc/cpuinfo")?.Split('\n')
+            .Any(line => line.StartsWith("flags", StringComparison.Ordinal) && line.Split(' ').Contains("hypervisor")) == true;
+        if (!guest)
+        {
+            return null;
+        }
+        string? vendor = FirstLine("/sys/class/dmi/id/sys_vendor");
+        return $"a VM guest (the CPU has the hypervisor flag{(vendor is null ? "" : $"; vendor {vendor}")})";
     }
 
     private static string? LinkTarget(string path)

@@ -14,7 +14,7 @@ public static class IsolationTable
     /// <summary>Appends the table under a heading, when the run holds more than one isolation.</summary>
     public static void WriteTo(StringBuilder md, RunResults run)
     {
-        var cases = run.Cases.Select(c => (Case: c, Isolation: IsolationOf(c.Options), Others: CaseOptions.Without(c.Options, "isolation=" + IsolationOf(c.Options)))).ToList();
+        var cases = run.Cases.Select(c => (Case: c, Isolation: IsolationOf(c.Options), Others: WithoutIsolation(c.Options))).ToList();
         var isolations = cases.Select(c => c.Isolation).Distinct().OrderBy(i => i == Bare ? 0 : 1).ToList();
         if (isolations.Count < 2)
         {
@@ -50,6 +50,7 @@ public static class IsolationTable
         }
     }
 
-    private static string IsolationOf(string options) =>
-        CaseOptions.Parse(options).FirstOrDefault(kv => kv.Key == "isolation").Value ?? Bare;
+    private static string IsolationOf(string options) => CaseOptions.Isolation(options) ?? Bare;
+
+    private static string WithoutIsolation(string options) => CaseOptions.Without(options, $"isolation={IsolationOf(options)}");
 }
