@@ -15,6 +15,7 @@ public class IsolationTests
     [InlineData("tcp", "netns")]
     [InlineData("uds", "netns")]
     [InlineData("tcp", "container")]
+    [InlineData("uds", "container")]
     public async Task Ping_in_a_network_namespace_crosses_a_veth_pair_and_leaves_nothing(string transport, string isolation)
     {
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
@@ -53,11 +54,11 @@ public class IsolationTests
     }
 
     [Fact]
-    public async Task A_transport_that_meets_on_a_file_is_not_supported_in_a_container()
+    public async Task Shared_memory_is_not_supported_in_a_container()
     {
-        var (exit, _, stderr) = await CliTests.RunWithAsync(null, "ping", "--transport", "uds", "--isolation", "container", "--no-results");
+        var (exit, _, stderr) = await CliTests.RunWithAsync(null, "ping", "--transport", "mmf", "--isolation", "container", "--no-results");
         Assert.Equal(3, exit);
-        Assert.Contains(NetworkNamespace.UnsupportedReason ?? "uds is not supported in isolation container here: its client and server meet on a file", stderr);
+        Assert.Contains(NetworkNamespace.UnsupportedReason ?? "mmf is not supported in isolation container here: its client and server meet on shared memory in /dev/shm", stderr);
     }
 
     [Theory]

@@ -10,8 +10,8 @@ public enum Isolation
     Netns,
 
     /// <summary>
-    /// As <see cref="Netns"/>, and in PID, IPC, UTS and mount namespaces of its own with a private /tmp and /dev/shm:
-    /// a process-isolated container without an image.
+    /// As <see cref="Netns"/>, and in PID, IPC, UTS and mount namespaces of its own with a /dev/shm of its own: a
+    /// process-isolated container without an image, sharing the rest of the file system as a container's bind mounts do.
     /// </summary>
     Container,
 }
@@ -22,7 +22,7 @@ public static class Isolations
 
     public const string Help = "none: the server runs beside the client; netns: in a fresh network namespace joined by a veth pair on a "
         + "link-local /30, as a Docker bridge joins a container; container: netns plus PID, IPC, UTS and mount namespaces with "
-        + "a private /tmp and /dev/shm, a container without an image (netns and container: Linux, root)";
+        + "a /dev/shm of its own, a container without an image (netns and container: Linux, root)";
 
     public static string Name(this Isolation isolation) => isolation.ToString().ToLowerInvariant();
 
@@ -40,8 +40,8 @@ public static class Isolations
         _ when NetworkNamespace.UnsupportedReason is { } reason => reason,
         _ when transport.Capabilities.Has(TransportFeatures.Brokered) =>
             "its server reaches the broker on the host's loopback, which a network namespace does not share",
-        Isolation.Container when !transport.Capabilities.Has(TransportFeatures.CrossHost) =>
-            "its client and server meet on a file (a socket or shared memory), and the server's /tmp and /dev/shm are its own",
+        Isolation.Container when transport.DefaultAddress().AbsolutePath.StartsWith("/dev/shm/", StringComparison.Ordinal) =>
+            "its client and server meet on shared memory in /dev/shm, and the server's /dev/shm is its own",
         _ => null,
     };
 }

@@ -9,7 +9,7 @@ namespace IpcBench.Core.Hosting;
 /// server runs inside (<see cref="Wrap"/>), the client outside, and traffic crosses the pair on a /30 of the
 /// link-local range (169.254.0.0/16), never a private or public one. Files are not isolated, so socket-file and
 /// shared-memory transports still meet on the same paths; for <see cref="Isolation.Container"/> the server also gets PID,
-/// IPC, UTS and mount namespaces of its own, with a private /tmp and /dev/shm, and they do not.
+/// IPC, UTS and mount namespaces of its own, with a /dev/shm of its own, where shared memory no longer meets.
 /// <para>Removal is a janitor's, a shell started first in a session of its own: it waits for its stdin to close
 /// (on <see cref="DisposeAsync"/>, or when this process dies, however it dies) and then stops what runs in the
 /// namespace, deletes it and the host end of the pair. So nothing is left behind even by a killed run.</para>
@@ -42,7 +42,7 @@ public sealed class NetworkNamespace : IAsyncDisposable
 
     /// <summary>How a run records it: "netns (ipcbench-PID-XXXXXX: 169.254.a.b to 169.254.a.c over veth)".</summary>
     public string Description => $"{Isolation.Name()} ({Name}: {HostAddress} to {InnerAddress} over veth"
-        + (Isolation == Isolation.Container ? "; own PID, IPC, UTS and mount namespaces, private /tmp and /dev/shm)" : ")");
+        + (Isolation == Isolation.Container ? "; own PID, IPC, UTS and mount namespaces and /dev/shm)" : ")");
 
     /// <summary>Null when network namespaces can be made here; else why not.</summary>
     public static string? UnsupportedReason =>
@@ -100,9 +100,9 @@ public sealed class NetworkNamespace : IAsyncDisposable
         var wrapped = new ProcessStartInfo("ip") { ArgumentList = { "netns", "exec", Name } };
         if (Isolation == Isolation.Container)
         {
-            // unshare makes the mounts private to the new mount namespace, so the tmpfs mounts stay inside.
-            string setup = "mount -t tmpfs -o mode=1777 ipcbench-tmp /tmp && mount -t tmpfs -o mode=1777 ipcbench-shm /dev/shm "
-                + "&& hostname ipcbench-server && exec \"$0\" \"$@\"";
+            // unshare makes the mounts private to the new mount namespace, so the tmpfs stays inside. The rest of the
+            // file system is shared, as a container's bind mounts are: the server's program and socket files stay in reach.
+            string setup = "mount -t tmpfs -o mode=1777 ipcbench-shm /dev/shm && hostname ipcbench-server && exec \"$0\" \"$@\"";
             foreach (string arg in new[] { "unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--ipc", "--uts", "--", "sh", "-c", setup })
             {
                 wrapped.ArgumentList.Add(arg);
