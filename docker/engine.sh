@@ -16,10 +16,15 @@ engine_start() {
   return 1
 }
 
-# engine_stop: stops the engine engine_start started, if any, and waits (10 s at most) for it to go.
+# engine_stop: stops the engine engine_start started, if any: SIGTERM, 20 s to stop its containerd too, then SIGKILL.
 engine_stop() {
   [ -n "$engine_pid" ] || return 0
   kill "$engine_pid" 2>/dev/null || true
-  for _ in $(seq 50); do kill -0 "$engine_pid" 2>/dev/null || break; sleep 0.2; done
+  for _ in $(seq 100); do kill -0 "$engine_pid" 2>/dev/null || break; sleep 0.2; done
+  if kill -0 "$engine_pid" 2>/dev/null; then
+    echo "the Docker engine did not stop within 20 s; killing it" >&2
+    kill -9 "$engine_pid" 2>/dev/null || true
+  fi
+  wait "$engine_pid" 2>/dev/null || true
   engine_pid=""
 }
