@@ -8,7 +8,8 @@
 #   docker/run.sh [TRANSPORT...]          default: tcp uds mmf grpc zmq
 #
 # Variables: IPCBENCH_ISOLATIONS (all: none netns container docker-shared-netns docker-bridge docker-vm-bridge
-# docker-volume docker-shared-ipc; none is bare; docker-vm-bridge is the bridge pair with the server under the VM runtime
+# docker-volume docker-shared-ipc docker-broker; none is bare; docker-broker puts amqp's broker, server and client in
+# three containers on the bridge network; docker-vm-bridge is the bridge pair with the server under the VM runtime
 # IPCBENCH_VM_RUNTIME, kata, where the engine has it: docker/compose.kata.yaml), IPCBENCH_SIZES (1,100KB), IPCBENCH_COUNT (20000), IPCBENCH_WARMUP (1000), IPCBENCH_PLACEMENT (same-core or
 # cross-core; the containers get the matching cpusets), IPCBENCH_RESULTS (results/), IPCBENCH_IMAGE (ipcbench),
 # IPCBENCH_IMAGE_ROUTE (auto: the official images when a registry answers, else docker/build-offline.sh).
@@ -24,7 +25,7 @@ sizes=${IPCBENCH_SIZES:-1,100KB}
 count=${IPCBENCH_COUNT:-20000}
 warmup=${IPCBENCH_WARMUP:-1000}
 placement=${IPCBENCH_PLACEMENT:-same-core}
-all_isolations="none netns container docker-shared-netns docker-bridge docker-vm-bridge docker-volume docker-shared-ipc"
+all_isolations="none netns container docker-shared-netns docker-bridge docker-vm-bridge docker-volume docker-shared-ipc docker-broker"
 vm_runtime=${IPCBENCH_VM_RUNTIME:-kata}
 isolations=" ${IPCBENCH_ISOLATIONS:-$all_isolations} "
 for isolation in $isolations; do
@@ -57,7 +58,7 @@ cleanup() {
   trap - EXIT INT TERM
   if [ -n "$child" ] && kill -TERM "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
   "${compose[@]}" -p "$project" -f docker/compose.yaml --profile bridge --profile shared-netns --profile volume \
-    --profile shared-ipc down -v --remove-orphans >/dev/null 2>&1 || true
+    --profile shared-ipc --profile broker down -v --remove-orphans >/dev/null 2>&1 || true
   engine_stop
   rm -rf "$work"
   exit "$status"
@@ -82,7 +83,10 @@ if [ "$route" = registry ]; then
   dotnet publish src/IpcBench.Cli -c Release -r linux-x64 --self-contained -o docker/app -v quiet -nologo
   docker build -q -f docker/Dockerfile -t "$image" . >/dev/null
 else
-  IPCBENCH_IMAGE=$image docker/build-offline.sh
+  broker=()
+  [[ " ${transports[*]} " != *" amqp"* ]] || broker=(--broker) # the broker pair's RabbitMQ image, made offline too
+  IPCBENCH_IMAGE=$image docker/build-offline.sh "${broker[@]}"
+  export IPCBENCH_BROKER_IMAGE=${IPCBENCH_BROKER_IMAGE:-ipcbench-broker:bookworm}
 fi
 cli=docker/app/ipcbench
 
@@ -142,7 +146,7 @@ for transport in "${transports[@]}"; do
   for size in ${sizes//,/ }; do
     for isolation in none netns container; do ! wanted "$isolation" || host_ping "$isolation" "$transport" "$size"; done
     case "$transport,$kind" in
-      amqp*) ! wanted docker-bridge || note_skip "$transport" docker-bridge "run.sh has no broker image offline; see docker/compose.yaml's broker profile" ;;
+      amqp*) pair broker "$transport" "$size" "" ;;
       mmf,*) pair shared-ipc "$transport" "$size" "mmf:///dev/shm/ipcbench-channel" ;;
       *cross-host*) for pair_kind in shared-netns bridge vm-bridge; do pair "$pair_kind" "$transport" "$size" ""; done ;;
       pipe,*|jsonrpc*|grpc-pipe,*) pair volume "$transport" "$size" "$transport://ipcbench" ;;

@@ -9,6 +9,21 @@ public static class ServerWait
 {
     private static readonly TimeSpan RetryInterval = TimeSpan.FromMilliseconds(250);
 
+    /// <summary>
+    /// Why <paramref name="transport"/> does not run here once <paramref name="patience"/> is spent, or null as soon as it
+    /// does: what it needs (a broker booting in another container) may still be coming.
+    /// </summary>
+    public static async ValueTask<string?> UnsupportedReasonAsync(ITransport transport, TimeSpan patience, CancellationToken ct)
+    {
+        var deadline = DateTime.UtcNow + patience;
+        string? reason;
+        while ((reason = transport.UnsupportedReason) is not null && DateTime.UtcNow + RetryInterval < deadline)
+        {
+            await Task.Delay(RetryInterval, ct).ConfigureAwait(false);
+        }
+        return reason;
+    }
+
     /// <summary>A connection to <paramref name="address"/>; with a zero <paramref name="patience"/>, a single attempt.</summary>
     public static async ValueTask<IConnection> ConnectAsync(ITransport transport, Uri address, TimeSpan patience, CancellationToken ct)
     {

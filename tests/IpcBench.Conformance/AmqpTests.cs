@@ -52,6 +52,30 @@ public class AmqpTests
         Assert.False(await QueueExistsAsync(queue), $"{queue} is left on the broker");
     }
 
+    [Theory]
+    [InlineData("amqp")]
+    [InlineData("amqp-confirm")]
+    public async Task A_server_given_a_queue_name_serves_on_it_and_removes_it(string transport)
+    {
+        // What a client in another container needs: a queue name known before the server prints READY.
+        string queue = $"ipcbench-test-{Guid.NewGuid():N}";
+        var server = await TestServer.StartAsync(transport, address: new Uri($"{transport}://127.0.0.1:5672/?queue={queue}"));
+        Assert.Equal(queue, AddressQuery.Of(server.Process.Address)["queue"]);
+        await using (var connection = await server.ConnectAsync())
+        {
+            byte[] reply = new byte[3];
+            await connection.RequestAsync(new byte[] { 1, 2, 3 }, reply, CancellationToken.None);
+            Assert.Equal(new byte[] { 1, 2, 3 }, reply);
+        }
+        await server.DisposeAsync();
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(5);
+        while (await QueueExistsAsync(queue) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(500);
+        }
+        Assert.False(await QueueExistsAsync(queue), $"{queue} is left on the broker");
+    }
+
     /// <summary>Asks the broker about a queue without declaring it: 404 means gone; 405 means it exists but is another connection's exclusive queue.</summary>
     private static async Task<bool> QueueExistsAsync(string queue)
     {

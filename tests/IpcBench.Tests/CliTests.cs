@@ -194,6 +194,7 @@ public class CliTests
     [InlineData("ping --transport tcp --scenario cold", "--scenario must be steady or connect")]
     [InlineData("ping --transport tcp --results a --no-results", "--results and --no-results exclude each other")]
     [InlineData("ping --transport tcp --isolation netns --server tcp://127.0.0.1:1", "--isolation places the server ping starts")]
+    [InlineData("ping --transport tcp --wait-for-server 5s", "--wait-for-server waits for a --server")]
     [InlineData("ping --transport tcp --isolation vm", "--isolation must be none, netns or container, not 'vm'")]
     [InlineData("serve", "Option '--transport' is required")]
     [InlineData("serve --transport signalr --io async", "signalr has no option 'io'")]
@@ -279,6 +280,41 @@ public class CliTests
         Assert.Contains("ipcbench ping: interrupted", errors);
         Assert.DoesNotContain("   at ", errors); // no stack trace
         Assert.False(Directory.Exists(results), "an interrupted ping wrote a run folder");
+    }
+
+    [Fact]
+    public async Task Ping_waits_for_a_server_that_starts_later_and_gives_up_on_one_that_never_does()
+    {
+        int port = FreePort();
+        var ping = RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}", "--wait-for-server", "30s",
+            "--count", "200", "--warmup", "10", "--no-results");
+        await Task.Delay(1500); // ping is retrying by now
+        var info = ServerCommand.Resolve().StartInfo();
+        foreach (string arg in new[] { "serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}" })
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.RedirectStandardOutput = info.RedirectStandardInput = true;
+        using (var server = Process.Start(info)!)
+        {
+            try
+            {
+                var (exit, stdout, stderr) = await ping;
+                Assert.True(exit == 0, stderr);
+                Assert.Contains("waiting up to 30 s for the server", stderr);
+                Assert.Contains("latency us", stdout);
+            }
+            finally
+            {
+                server.Kill();
+            }
+        }
+
+        var watch = Stopwatch.StartNew();
+        var (gaveUp, _, error) = await RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{FreePort()}", "--wait-for-server", "2s");
+        Assert.Equal(1, gaveUp);
+        Assert.Contains("connection refused", error);
+        Assert.InRange(watch.Elapsed.TotalSeconds, 1.5, 20);
     }
 
     internal static int FreePort()

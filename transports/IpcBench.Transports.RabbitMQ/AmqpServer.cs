@@ -34,15 +34,16 @@ internal sealed class AmqpServer : IServer
 
     public Uri Address { get; }
 
-    public static async Task<AmqpServer> StartAsync(RabbitConnection connection, string scheme, Uri address,
+    /// <param name="named">The request queue's name, or null for one of the server's own making.</param>
+    public static async Task<AmqpServer> StartAsync(RabbitConnection connection, string scheme, Uri address, string? named,
         RequestHandler handler, bool durable, CancellationToken ct)
     {
         var channel = await connection.CreateChannelAsync(new CreateChannelOptions(durable, durable), ct).ConfigureAwait(false);
         string queue = durable
-            ? (await channel.QueueDeclareAsync($"ipcbench-{PrivateDirectory.UniqueName()}", durable: true, exclusive: false, autoDelete: false,
+            ? (await channel.QueueDeclareAsync(named ?? $"ipcbench-{PrivateDirectory.UniqueName()}", durable: true, exclusive: false, autoDelete: false,
                 arguments: new Dictionary<string, object?> { ["x-expires"] = (int)AmqpTransport.OrphanQueueExpiry.TotalMilliseconds },
                 cancellationToken: ct).ConfigureAwait(false)).QueueName
-            : (await channel.QueueDeclareAsync("", durable: false, exclusive: true, autoDelete: true, cancellationToken: ct).ConfigureAwait(false)).QueueName;
+            : (await channel.QueueDeclareAsync(named ?? "", durable: false, exclusive: true, autoDelete: true, cancellationToken: ct).ConfigureAwait(false)).QueueName;
         await channel.BasicQosAsync(0, 1, false, ct).ConfigureAwait(false);
 
         var bound = AddressQuery.With(Broker.Public(address), AmqpTransport.Queue.Name, queue);

@@ -20,7 +20,8 @@ public sealed class AmqpTransport(bool confirm) : ITransport
     /// <summary>How long a durable request queue outlives a server that was killed before deleting it.</summary>
     public static readonly TimeSpan OrphanQueueExpiry = TimeSpan.FromSeconds(10);
 
-    private readonly Lazy<string?> _unreachable = new(Broker.Unreachable);
+    /// <summary>Set once a broker answered; until then each question asks again, since a broker still booting may come.</summary>
+    private bool _brokerAnswered;
 
     public string Name => confirm ? "amqp-confirm" : "amqp";
 
@@ -28,7 +29,15 @@ public sealed class AmqpTransport(bool confirm) : ITransport
         ? "RabbitMQ: durable queue, persistent messages, publisher confirms, acks after the reply (two broker hops)"
         : "RabbitMQ: transient messages, direct reply-to (two broker hops)";
 
-    public string? UnsupportedReason => _unreachable.Value;
+    public string? UnsupportedReason
+    {
+        get
+        {
+            string? unreachable = _brokerAnswered ? null : Broker.Unreachable();
+            _brokerAnswered = unreachable is null;
+            return unreachable;
+        }
+    }
 
     public TransportCapabilities Capabilities => new(
         TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost | TransportFeatures.Brokered,
@@ -38,7 +47,8 @@ public sealed class AmqpTransport(bool confirm) : ITransport
     public IReadOnlyList<TransportOption> Options => [Queue];
 
     /// <summary>The server's request queue, which the server names in the address it reports.</summary>
-    internal static readonly TransportOption Queue = TransportOption.Text("queue", "the server's request queue", OptionScope.Address);
+    internal static readonly TransportOption Queue = TransportOption.Text("queue",
+        "the server's request queue (a server names its own unless given one, e.g. for a client in another container)", OptionScope.Address);
 
     public Uri DefaultAddress() => Broker.DefaultAddress(Name);
 
@@ -49,7 +59,8 @@ public sealed class AmqpTransport(bool confirm) : ITransport
         var connection = await ConnectAsync(factory, address, ct).ConfigureAwait(false);
         try
         {
-            return await AmqpServer.StartAsync(connection, Name, address, handler, confirm, ct).ConfigureAwait(false);
+            string? named = OptionValues.Parse(address, this)[Queue] is { Length: > 0 } given ? given : null;
+            return await AmqpServer.StartAsync(connection, Name, address, named, handler, confirm, ct).ConfigureAwait(false);
         }
         catch
         {

@@ -93,7 +93,7 @@ internal sealed class PingCommand
             throw new UsageException("--wait-for-server waits for a --server; the server ping starts is waited for anyway");
         }
 
-        if (transport.UnsupportedReason is { } reason)
+        if (await ServerWait.UnsupportedReasonAsync(transport, patience, ct) is { } reason)
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
         }

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Runtime.InteropServices;
 using IpcBench.Cli.Parsing;
+using IpcBench.Core;
 using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
 using IpcBench.Core.Options;
@@ -18,20 +19,22 @@ internal static class ServeCommand
         var flags = new TransportOptionFlags(OptionScope.BothEnds);
         var cpu = Options.Int("--cpu", "pin the server process to CPU N", -1, 0);
         var parentPid = Options.Int("--parent-pid", "stop when process PID exits or stdin closes (set by 'ipcbench ping')", 0, 1);
+        var waitForDependencies = Options.Duration("--wait-for-dependencies",
+            "wait up to this long, e.g. 120s, for what the transport needs and does not find yet (amqp: a broker still booting in another container)");
         var command = new Command("serve", """
             Serves echo requests until SIGTERM or SIGINT, or until its parent process dies. Prints exactly one line on stdout,
             READY <uri>, once it accepts connections; diagnostics go to stderr.
-            """) { transport, address, cpu, parentPid };
+            """) { transport, address, cpu, parentPid, waitForDependencies };
         flags.AddTo(command);
         command.SetAction((parsed, _) => RunAsync(TransportArgument.Resolve(parsed.GetValue(transport)!), parsed, flags,
-            parsed.GetValue(address), parsed.GetValue(cpu), parsed.GetValue(parentPid)));
+            parsed.GetValue(address), parsed.GetValue(cpu), parsed.GetValue(parentPid), parsed.GetValue(waitForDependencies)));
         return command;
     }
 
     private static async Task<int> RunAsync(Core.ITransport transport, ParseResult parsed, TransportOptionFlags flags, Uri? address,
-        int cpu, int parentPid)
+        int cpu, int parentPid, TimeSpan patience)
     {
-        if (transport.UnsupportedReason is { } reason)
+        if (await ServerWait.UnsupportedReasonAsync(transport, patience, CancellationToken.None) is { } reason)
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
         }
