@@ -36,6 +36,9 @@ grep -Eq "^\| mmf [^|]*\| 1 B \| [0-9.]+ / [0-9.]+ \| $cell \| not supported \| 
 echo "== a run.sh killed in the middle of a container pair leaves nothing behind"
 engine_start "$out/engine"
 [ -z "$(docker ps -aq)" ] || fail "containers were left by the first run: $(docker ps -a)"
+echo "== one container, both roles: ping starts its server inside the image (no dotnet there)"
+docker run --rm --network none ipcbench ping --transport uds --count 300 --warmup 30 --no-results \
+  || fail "ping in one container (its own server) failed"
 IPCBENCH_ISOLATIONS=docker-bridge IPCBENCH_SIZES=100KB IPCBENCH_COUNT=10000000 IPCBENCH_RESULTS="$out/killed" docker/run.sh tcp >"$out/killed.log" 2>&1 &
 run=$!
 for _ in $(seq 240); do [ -n "$(docker ps -q --filter name=ipcbench-run-$run)" ] && break; sleep 0.5; done

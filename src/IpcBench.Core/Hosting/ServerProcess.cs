@@ -82,7 +82,15 @@ public sealed class ServerProcess : IAsyncDisposable
         info.RedirectStandardError = true;
         info.UseShellExecute = false;
 
-        var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start {info.FileName}");
+        Process process;
+        try
+        {
+            process = Process.Start(info) ?? throw new InvalidOperationException($"could not start {info.FileName}");
+        }
+        catch (System.ComponentModel.Win32Exception e)
+        {
+            throw new TransportException($"could not start {name} ({info.FileName}): {e.Message}");
+        }
         var server = new ServerProcess(process);
         process.OutputDataReceived += (_, e) => server.OnStdout(e.Data);
         process.ErrorDataReceived += (_, e) => server.OnStderr(e.Data, forwardStderr);
