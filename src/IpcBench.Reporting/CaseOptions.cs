@@ -1,3 +1,4 @@
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
 namespace IpcBench.Reporting;
 
@@ -20,7 +21,7 @@ public static class CaseOptions
         Normalize($"{transportOptions}&{(connectScenario ? ConnectScenario : "")}&{isolation}");
 
     /// <summary>The isolation a case names ("netns", "docker-bridge"), or null for a server run beside its client.</summary>
-    public static string? Isolation(string options) => Parse(options).FirstOrDefault(kv => kv.Key == "isolation").Value;
+    public static string? Isolation(string options) => Parse(options).FirstOrDefault(kv => kv.Key == Isolations.OptionName).Value;
 
     /// <summary>Whether the case is a cold start (<see cref="ConnectScenario"/>).</summary>
     public static bool IsConnect(string options) => Parse(options).Contains(new("scenario", "connect"));

@@ -83,6 +83,6 @@ public static class RunMerge
         {
             throw new ArgumentException($"run {runId} holds cases of isolation {own}, not {isolation}");
         }
-        return CaseOptions.Normalize($"{options}&isolation={isolation}");
+        return CaseOptions.Normalize($"{options}&{Core.Hosting.Isolations.OptionName}={isolation}");
     }
 }

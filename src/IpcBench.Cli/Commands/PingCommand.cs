@@ -48,8 +48,8 @@ internal sealed class PingCommand
             DIR/<yyyyMMdd-HHmmss>-ping/ with results.json, summary.md, summary.csv, env.md and two SVG charts; see
             'ipcbench report' and 'ipcbench compare'.
 
-            Exit codes: 0 success; 1 the run failed (server unreachable or died, bad reply); 2 bad options; 130 interrupted; 3 the transport
-            or size does not run here.
+            Exit codes: 0 success; 1 the run failed (server unreachable or died, bad reply); 2 bad options; 3 the transport
+            or size does not run here; 130 interrupted (SIGINT, SIGTERM).
             """)
         {
             ping._transport, ping._server, ping._size, ping._count, ping._warmup, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,

@@ -18,6 +18,9 @@ public enum Isolation
 
 public static class Isolations
 {
+    /// <summary>The case option that names a case's isolation ("isolation=netns").</summary>
+    public const string OptionName = "isolation";
+
     public static IReadOnlyList<string> Names { get; } = Enum.GetValues<Isolation>().Select(Name).ToArray();
 
     public const string Help = "none: the server runs beside the client; netns: in a fresh network namespace joined by a veth pair on a "
@@ -31,7 +34,7 @@ public static class Isolations
         Enum.GetValues<Isolation>().Select(i => (Isolation?)i).FirstOrDefault(i => i!.Value.Name() == name);
 
     /// <summary>What a case run in <paramref name="isolation"/> is named by besides its transport's options ("isolation=netns"); null for none.</summary>
-    public static string? CaseOption(this Isolation isolation) => isolation == Isolation.None ? null : $"isolation={isolation.Name()}";
+    public static string? CaseOption(this Isolation isolation) => isolation == Isolation.None ? null : $"{OptionName}={isolation.Name()}";
 
     /// <summary>Why <paramref name="transport"/>'s server cannot run in <paramref name="isolation"/> here, or null when it can.</summary>
     public static string? Refuses(this Isolation isolation, ITransport transport) => isolation switch

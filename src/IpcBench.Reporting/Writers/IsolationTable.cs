@@ -52,5 +52,5 @@ public static class IsolationTable
 
     private static string IsolationOf(string options) => CaseOptions.Isolation(options) ?? Bare;
 
-    private static string WithoutIsolation(string options) => CaseOptions.Without(options, $"isolation={IsolationOf(options)}");
+    private static string WithoutIsolation(string options) => CaseOptions.Without(options, $"{Core.Hosting.Isolations.OptionName}={IsolationOf(options)}");
 }
