@@ -92,7 +92,10 @@ cli=docker/app/ipcbench
 
 # -- one measurement per (transport, size, isolation); a run folder each under $work/ISOLATION
 skipped=()
-note_skip() { # TRANSPORT ISOLATION REASON
+declare -A noted
+note_skip() { # TRANSPORT ISOLATION REASON: once per transport and isolation, whatever the sizes
+  [ -z "${noted[$1 $2]:-}" ] || return 0
+  noted[$1 $2]=1
   echo "   $1 in $2: not supported: $3"
   skipped+=(--skipped "$1 $2 $3")
 }
@@ -103,7 +106,7 @@ host_ping() { # ISOLATION TRANSPORT SIZE
       --isolation "$1" --results "$out" >"$work/out" 2>"$err"; then
     sed -n 2p "$work/out" | sed "s/^ *latency us */   $2 at $3, $1: /"
   elif [ $? -eq 3 ]; then
-    [ "$3" != "${sizes%%,*}" ] || note_skip "$2" "$1" "$(tail -n 1 "$err" | sed 's/^.* here: //')"
+    note_skip "$2" "$1" "$(tail -n 1 "$err" | sed 's/^.* here: //')"
   else
     cat "$err" >&2; return 1
   fi
@@ -113,7 +116,7 @@ pair() { # PAIR TRANSPORT SIZE ADDRESS: PAIR is a compose profile, or vm-bridge 
   local out="$work/docker-$1" files=(-f docker/compose.yaml) profile=$1
   if [ "$1" = vm-bridge ]; then
     if ! docker info --format '{{range $name, $_ := .Runtimes}}{{$name}} {{end}}' | grep -qw "$vm_runtime"; then
-      [ "$3" != "${sizes%%,*}" ] || note_skip "$2" docker-vm-bridge "no VM-isolating runtime ($vm_runtime) is registered with this Docker engine (see docker/compose.kata.yaml)"
+      note_skip "$2" docker-vm-bridge "no VM-isolating runtime ($vm_runtime) is registered with this Docker engine (see docker/compose.kata.yaml)"
       return 0
     fi
     files+=(-f docker/compose.kata.yaml) profile=bridge
@@ -130,7 +133,7 @@ pair() { # PAIR TRANSPORT SIZE ADDRESS: PAIR is a compose profile, or vm-bridge 
     server=$("${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" ps -q "$profile-server")
     code=$(docker inspect -f '{{.State.ExitCode}}' "$server" 2>/dev/null || echo "?")
     if [ "$code" = 3 ]; then # the server said it cannot run in this image
-      [ "$3" != "${sizes%%,*}" ] || note_skip "$2" "docker-$1" "$(docker logs "$server" 2>&1 | tail -n 1 | sed 's/^ipcbench serve: //')"
+      note_skip "$2" "docker-$1" "$(docker logs "$server" 2>&1 | tail -n 1 | sed 's/^ipcbench serve: //')"
     else
       tail -n 30 "$work/out" >&2; echo "run.sh: the $1 pair for $2 at $3 failed" >&2; return 1
     fi

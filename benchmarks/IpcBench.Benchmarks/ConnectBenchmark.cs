@@ -17,8 +17,7 @@ public class ConnectBenchmark
 
     private const int KeptSamples = 1 << 18;
 
-    private ServerProcess? _server;
-    private NetworkNamespace? _namespace;
+    private LocalServer? _server;
     private ITransport? _transport;
     private Uri? _address;
     private readonly byte[] _request = new byte[1];
@@ -38,7 +37,7 @@ public class ConnectBenchmark
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        (_transport, _server, _address, _namespace) = await SuiteServer.StartAsync(Transport);
+        (_transport, _server, _address) = await SuiteServer.StartAsync(Transport);
         for (int i = 0; i < 10; i++)
         {
             await ConnectRequestClose(); // warm-up, before any timing
@@ -85,10 +84,6 @@ public class ConnectBenchmark
         if (_server is not null)
         {
             await _server.DisposeAsync();
-        }
-        if (_namespace is not null)
-        {
-            await _namespace.DisposeAsync();
         }
     }
 }

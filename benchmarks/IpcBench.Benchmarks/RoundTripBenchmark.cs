@@ -18,8 +18,7 @@ public class RoundTripBenchmark
     /// <summary>How many of the latest round trips the percentiles are over (a ring of 8 MB).</summary>
     private const int KeptSamples = 1 << 20;
 
-    private ServerProcess? _server;
-    private NetworkNamespace? _namespace;
+    private LocalServer? _server;
     private IConnection? _connection;
     private ClosedLoop.Exchange? _exchange;
     private readonly LatencyRecorder _recorder = new(KeptSamples, keepLatest: true);
@@ -41,7 +40,7 @@ public class RoundTripBenchmark
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        (var transport, _server, var address, _namespace) = await SuiteServer.StartAsync(Transport);
+        (var transport, _server, var address) = await SuiteServer.StartAsync(Transport);
         _connection = await transport.ConnectAsync(address);
         _exchange = new ClosedLoop.Exchange(_connection, Size);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
@@ -92,10 +91,6 @@ public class RoundTripBenchmark
         if (_server is not null)
         {
             await _server.DisposeAsync();
-        }
-        if (_namespace is not null)
-        {
-            await _namespace.DisposeAsync();
         }
     }
 }

@@ -9,11 +9,10 @@ public static class SuiteServer
 {
     /// <summary>
     /// Pins this process as the suite's placement says (before the server starts, so that nothing
-    /// runs unpinned), starts 'ipcbench serve' for <paramref name="entry"/> ("tcp", "mmf?wait=spin")
-    /// and returns the transport, the server, the address a client connects to and the namespace the server runs in
-    /// (IPCBENCH_ISOLATION=netns or container), to be disposed after the server.
+    /// runs unpinned), starts 'ipcbench serve' for <paramref name="entry"/> ("tcp", "mmf?wait=spin"), in the suite's
+    /// isolation, and returns the transport, the server and the address a client connects to.
     /// </summary>
-    public static async Task<(ITransport Transport, ServerProcess Server, Uri ClientAddress, NetworkNamespace? Namespace)> StartAsync(string entry)
+    public static async Task<(ITransport Transport, LocalServer Server, Uri ClientAddress)> StartAsync(string entry)
     {
         var transport = SuiteSettings.Resolve(entry);
         var options = SuiteSettings.Options(entry);
@@ -22,19 +21,8 @@ public static class SuiteServer
         {
             CpuAffinity.PinCurrentProcess(cpu);
         }
-        var space = SuiteSettings.Isolation == Isolation.None ? null : await NetworkNamespace.CreateAsync(SuiteSettings.Isolation);
-        try
-        {
-            var address = transport.DefaultAddress();
-            var bind = AddressQuery.With(space?.BindAddress(address) ?? address, options.Given(OptionScope.BothEnds));
-            var server = await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"),
-                launcher: space is null ? null : space.Wrap);
-            return (transport, server, AddressQuery.With(server.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit)), space);
-        }
-        catch when (space is not null)
-        {
-            await space.DisposeAsync();
-            throw;
-        }
+        var server = await LocalServer.StartAsync(transport, SuiteSettings.Isolation, options.Given(OptionScope.BothEnds), serverCpu,
+            line => Console.Error.WriteLine($"[server] {line}"));
+        return (transport, server, AddressQuery.With(server.Process.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit)));
     }
 }

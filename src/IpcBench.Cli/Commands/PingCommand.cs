@@ -118,14 +118,12 @@ internal sealed class PingCommand
         {
             CpuAffinity.PinCurrentProcess(cpu); // before the server starts, so nothing runs unpinned
         }
-        // Made before the server and so removed after it.
-        await using var space = isolation == Isolation.None ? null : await NetworkNamespace.CreateAsync(isolation, ct);
         // Options that shape both ends go to the server; the client takes every one.
-        var bind = AddressQuery.With(space?.BindAddress(transport.DefaultAddress()) ?? transport.DefaultAddress(), options.Given(OptionScope.BothEnds));
-        await using var server = remote is null
-            ? await ServerProcess.StartAsync(transport.Name, bind, serverCpu, line => Console.Error.WriteLine($"[server] {line}"),
-                launcher: space is null ? null : space.Wrap, ct: ct)
+        await using var local = remote is null
+            ? await LocalServer.StartAsync(transport, isolation, options.Given(OptionScope.BothEnds), serverCpu,
+                line => Console.Error.WriteLine($"[server] {line}"), ct)
             : null;
+        var server = local?.Process;
         var address = AddressQuery.With(remote ?? server!.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
 
         int count = parsed.GetValue(_count), warmup = parsed.GetValue(_warmup);
@@ -157,7 +155,7 @@ internal sealed class PingCommand
 
         var results = PingResults.Build(new PingResults.Run(parsed.Tokens.Select(t => t.Value).ToList(), started, options,
             address, remote, size, count, warmup, gap, placement, placement.Describe(serverLocal: remote is null), result, connectScenario,
-            space));
+            local?.Namespace));
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
         {

@@ -12,7 +12,10 @@ public enum OptionScope
     /// <summary>A bound on the client's waits (timeout): changes no figure, so it is no part of a case's identity.</summary>
     Limit,
 
-    /// <summary>Written by the server into the address it reports (amqp's queue): not the user's to choose.</summary>
+    /// <summary>
+    /// Where the server is found, not how the exchange goes (amqp's queue): written by the server into the address it
+    /// reports, or given to a server to use; no part of a case's identity.
+    /// </summary>
     Address,
 }
 

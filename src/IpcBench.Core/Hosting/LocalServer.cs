@@ -1,0 +1,52 @@
+using IpcBench.Core.Options;
+
+namespace IpcBench.Core.Hosting;
+
+/// <summary>
+/// The server IpcBench starts for a client on this machine (ping without --server, each suite case): an
+/// <c>ipcbench serve</c> child, beside the client or in namespaces of its own (<see cref="Hosting.Isolation"/>).
+/// Disposing stops the server first, then removes its namespace.
+/// </summary>
+public sealed class LocalServer : IAsyncDisposable
+{
+    private LocalServer(ServerProcess process, NetworkNamespace? space)
+    {
+        Process = process;
+        Namespace = space;
+    }
+
+    public ServerProcess Process { get; }
+
+    /// <summary>Where the server runs when it is isolated; null beside the client.</summary>
+    public NetworkNamespace? Namespace { get; }
+
+    /// <param name="serverOptions">The options that shape both ends (<see cref="OptionScope.BothEnds"/>), put on the bind address.</param>
+    /// <param name="cpu">The CPU to pin the server to, or null.</param>
+    public static async Task<LocalServer> StartAsync(ITransport transport, Isolation isolation,
+        IEnumerable<KeyValuePair<string, string>> serverOptions, int? cpu, Action<string>? forwardStderr, CancellationToken ct = default)
+    {
+        var space = isolation == Isolation.None ? null : await NetworkNamespace.CreateAsync(isolation, ct).ConfigureAwait(false);
+        try
+        {
+            var address = transport.DefaultAddress();
+            var bind = AddressQuery.With(space?.BindAddress(address) ?? address, serverOptions);
+            var process = await ServerProcess.StartAsync(transport.Name, bind, cpu, forwardStderr,
+                launcher: space is null ? null : space.Wrap, ct: ct).ConfigureAwait(false);
+            return new LocalServer(process, space);
+        }
+        catch when (space is not null)
+        {
+            await space.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await Process.DisposeAsync().ConfigureAwait(false);
+        if (Namespace is not null)
+        {
+            await Namespace.DisposeAsync().ConfigureAwait(false);
+        }
+    }
+}
