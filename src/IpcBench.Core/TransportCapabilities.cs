@@ -12,6 +12,11 @@ public enum TransportFeatures
     CrossHost = 4,
     /// <summary>Messages pass through a broker process between client and server.</summary>
     Brokered = 8,
+    /// <summary>
+    /// Several requests may be in flight on one connection at once: <see cref="IConnection.RequestAsync"/> may be
+    /// called again before an earlier call completes, and each reply finds its request (by a request id).
+    /// </summary>
+    Pipelined = 16,
 }
 
 /// <param name="Features">What the transport guarantees.</param>
@@ -19,6 +24,17 @@ public enum TransportFeatures
 public readonly record struct TransportCapabilities(TransportFeatures Features, int MaxMessageSize)
 {
     public bool Has(TransportFeatures feature) => (Features & feature) == feature;
+
+    /// <summary>Null when the server serves many clients at once; otherwise why it serves one at a time.</summary>
+    public string? OneClientAtATime { get; init; }
+
+    /// <summary>Null when <paramref name="clients"/> connections may be served at once; otherwise why not.</summary>
+    public string? RejectClients(int clients) =>
+        clients > 1 && OneClientAtATime is { } reason ? $"its server serves one client at a time: {reason}" : null;
+
+    /// <summary>Null when <paramref name="inFlight"/> requests may be outstanding on one connection; otherwise why not.</summary>
+    public string? RejectInFlight(int inFlight) =>
+        inFlight > 1 && !Has(TransportFeatures.Pipelined) ? "it carries one request at a time on a connection" : null;
 
     /// <summary>Null when a payload of <paramref name="size"/> bytes can be sent; otherwise why not.</summary>
     public string? RejectSize(int size) =>
@@ -30,6 +46,8 @@ public readonly record struct TransportCapabilities(TransportFeatures Features, 
         var names = Enum.GetValues<TransportFeatures>()
             .Where(f => f != TransportFeatures.None && (features & f) == f)
             .Select(f => f.ToString().ToLowerInvariant());
-        return $"{string.Join(", ", names)}; max {MaxMessageSize} B";
+        string inFlight = Has(TransportFeatures.Pipelined) ? "" : "; one request at a time per connection";
+        string clients = OneClientAtATime is null ? "" : "; one client at a time";
+        return $"{string.Join(", ", names)}; max {MaxMessageSize} B{inFlight}{clients}";
     }
 }

@@ -67,6 +67,42 @@ public class ConformanceTests
     }
 
     [Theory]
+    [MemberData(nameof(TransportCases.ConcurrentVariants), MemberType = typeof(TransportCases))]
+    public async Task Serves_several_clients_at_once_each_reply_to_its_sender(string transport, string variant)
+    {
+        const int clients = 4, requests = 300;
+        await using var server = await TestServer.StartAsync(transport, variant);
+        var connections = new List<IConnection>();
+        try
+        {
+            for (int c = 0; c < clients; c++)
+            {
+                connections.Add(await server.ConnectAsync());
+            }
+            using var start = new Barrier(clients);
+            // Each client on a thread of its own, all sending at once; the sizes differ, so a reply that reaches the
+            // wrong client fails its length check, and a stale one its content check.
+            var threads = connections.Select((connection, c) => Task.Factory.StartNew(() =>
+            {
+                var exchange = new ClosedLoop.Exchange(connection, 100 + c);
+                Assert.True(start.SignalAndWait(TimeSpan.FromSeconds(30)));
+                for (int i = 0; i < requests; i++)
+                {
+                    Assert.True(exchange.SendAsync(false, default).AsTask().GetAwaiter().GetResult() >= 0);
+                }
+            }, TaskCreationOptions.LongRunning)).ToArray();
+            await Task.WhenAll(threads).WaitAsync(TimeSpan.FromMinutes(2));
+        }
+        finally
+        {
+            foreach (var connection in connections)
+            {
+                await connection.DisposeAsync();
+            }
+        }
+    }
+
+    [Theory]
     [MemberData(nameof(TransportCases.AllVariants), MemberType = typeof(TransportCases))]
     public async Task Connect_request_close_cycles_run_back_to_back(string transport, string variant)
     {

@@ -3,21 +3,33 @@ using IpcBench.Core.Measurement;
 
 namespace IpcBench.Conformance;
 
-/// <summary>What is particular to the shared-memory channel: one client at a time, and its capacity.</summary>
+/// <summary>What is particular to the shared-memory channel: a channel per client, and its capacity.</summary>
 public class MmfTests
 {
     [Fact]
-    public async Task A_second_client_is_refused_while_the_first_holds_the_channel_and_welcome_after()
+    public async Task Each_client_gets_a_channel_of_its_own_made_as_they_come_and_removed_at_stop()
     {
-        await using var server = await TestServer.StartAsync("mmf");
-        await using (var first = await server.ConnectAsync())
+        string channel;
+        await using (var server = await TestServer.StartAsync("mmf"))
         {
-            var e = await Assert.ThrowsAsync<TransportException>(async () => await server.ConnectAsync());
-            Assert.Contains("in use by process", e.Message);
-            Assert.True(await new ClosedLoop.Exchange(first, 10).SendAsync(false, default) >= 0);
+            channel = server.Process.Address.AbsolutePath;
+            Assert.False(File.Exists(channel + ".2"));
+            var clients = new List<IConnection>();
+            for (int c = 0; c < 3; c++)
+            {
+                clients.Add(await server.ConnectAsync());
+            }
+            Assert.True(File.Exists(channel + ".2"));
+            await clients[1].DisposeAsync(); // its channel is free again, and the next client takes it
+            clients[1] = await server.ConnectAsync();
+            Assert.False(File.Exists(channel + ".4"));
+            foreach (var client in clients)
+            {
+                Assert.True(await new ClosedLoop.Exchange(client, 10).SendAsync(false, default) >= 0);
+                await client.DisposeAsync();
+            }
         }
-        await using var second = await server.ConnectAsync();
-        Assert.True(await new ClosedLoop.Exchange(second, 10).SendAsync(false, default) >= 0);
+        Assert.False(Directory.Exists(Path.GetDirectoryName(channel)));
     }
 
     [Fact]

@@ -13,20 +13,23 @@ public static class TransportCases
     public static TheoryData<string> All => [.. Runnable.Select(t => t.Name)];
 
     /// <summary>Every transport in each of its variants (io=sync / io=async, wait=spin / hybrid / block, ...).</summary>
-    public static TheoryData<string, string> AllVariants
+    public static TheoryData<string, string> AllVariants => Variants(Runnable);
+
+    /// <summary><see cref="AllVariants"/> of the transports whose servers serve several clients at once.</summary>
+    public static TheoryData<string, string> ConcurrentVariants => Variants(Runnable.Where(t => t.Capabilities.OneClientAtATime is null));
+
+
+    private static TheoryData<string, string> Variants(IEnumerable<ITransport> transports)
     {
-        get
+        var data = new TheoryData<string, string>();
+        foreach (var t in transports)
         {
-            var data = new TheoryData<string, string>();
-            foreach (var t in Runnable)
+            foreach (string variant in t.Variants().DefaultIfEmpty(""))
             {
-                foreach (string variant in t.Variants().DefaultIfEmpty(""))
-                {
-                    data.Add(t.Name, variant);
-                }
+                data.Add(t.Name, variant);
             }
-            return data;
         }
+        return data;
     }
 
     /// <summary>Transports that carry the length-prefix framing over a byte stream.</summary>

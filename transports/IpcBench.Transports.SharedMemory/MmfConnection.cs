@@ -28,14 +28,14 @@ internal sealed class MmfConnection : IConnection, IPeer
         _serverPid = channel.ServerPid;
     }
 
-    public static MmfConnection Attach(SharedChannel channel, Uri peer, WaitMode wait, TimeSpan requestTimeout, TimeSpan connectTimeout)
+    /// <summary>Claims <paramref name="channel"/> and returns a connection over it; null when another client holds it.</summary>
+    public static MmfConnection? Attach(SharedChannel channel, Uri peer, WaitMode wait, TimeSpan requestTimeout, TimeSpan connectTimeout)
     {
         var connection = new MmfConnection(channel, peer, wait, requestTimeout);
         connection.ThrowIfGoneCore();
-        int holder = channel.TryClaim();
-        if (holder != 0)
+        if (channel.TryClaim() != 0)
         {
-            throw new TransportException($"could not connect to {peer}: the channel is in use by process {holder} (one client at a time)");
+            return null;
         }
         try
         {

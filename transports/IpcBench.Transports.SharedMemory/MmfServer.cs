@@ -4,8 +4,9 @@ using IpcBench.Core;
 namespace IpcBench.Transports.SharedMemory;
 
 /// <summary>
-/// Serves one client at a time on a dedicated thread: sleeps until a client attaches, then answers
+/// Serves one channel's client on a dedicated thread: sleeps until a client attaches, then answers
 /// its requests (waiting as <see cref="WaitMode"/> says) until it detaches or dies, then sleeps again.
+/// <see cref="MmfServerGroup"/> keeps one of these per client.
 /// </summary>
 internal sealed class MmfServer : IServer, IPeer
 {
@@ -15,12 +16,15 @@ internal sealed class MmfServer : IServer, IPeer
     private readonly RequestHandler _handler;
     private readonly WaitMode _wait;
     private readonly Action _removeFiles;
+    private readonly Action _attached;
     private readonly Thread _thread;
     private volatile bool _stopping;
     private int _client;
 
-    public MmfServer(SharedChannel channel, Uri address, RequestHandler handler, WaitMode wait, Action removeFiles)
+    /// <param name="attached">Called on this server's thread each time a client attaches.</param>
+    public MmfServer(SharedChannel channel, Uri address, RequestHandler handler, WaitMode wait, Action removeFiles, Action attached)
     {
+        _attached = attached;
         _channel = channel;
         _handler = handler;
         _wait = wait;
@@ -53,6 +57,7 @@ internal sealed class MmfServer : IServer, IPeer
             }
             try
             {
+                _attached();
                 Serve();
             }
             catch (DetachedException)

@@ -7,7 +7,7 @@ namespace IpcBench.Transports.SharedMemory;
 /// <summary>
 /// Request/reply through a memory-mapped file shared by the two processes (LAYOUT.md): a request
 /// area and a reply area, a sequence number per direction, and a choice of how to wait for it:
-/// spin, hybrid (spin briefly, then sleep on a futex) or block (sleep at once). One client at a time.
+/// spin, hybrid (spin briefly, then sleep on a futex) or block (sleep at once). A channel per client.
 /// </summary>
 public sealed class MmfTransport : ITransport
 {
@@ -16,8 +16,8 @@ public sealed class MmfTransport : ITransport
     public string Name => "mmf";
 
     public string Description => OperatingSystem.IsLinux()
-        ? "memory-mapped file in /dev/shm (0600, private dir); waits: spin, hybrid (spin then futex), block (futex); one client at a time"
-        : "memory-mapped file (0600, private dir); waits: spin, or hybrid/block sleeping in 1 ms steps (no futex here); one client at a time";
+        ? "memory-mapped file in /dev/shm (0600, private dir); waits: spin, hybrid (spin then futex), block (futex); a channel per client"
+        : "memory-mapped file (0600, private dir); waits: spin, or hybrid/block sleeping in 1 ms steps (no futex here); a channel per client";
 
     public string? UnsupportedReason => null;
 
@@ -49,11 +49,10 @@ public sealed class MmfTransport : ITransport
     {
         var (_, wait, capacity) = Parse(address);
         string path = PrivateDirectory.Resolve(PathAddress.ToPath(address), out string? ownDirectory);
-        SharedChannel channel;
         try
         {
-            RemoveIfStale(path);
-            channel = SharedChannel.Create(path, capacity);
+            return ValueTask.FromResult<IServer>(new MmfServerGroup(path, PathAddress.ToUri(Name, path), capacity, handler, wait,
+                () => PrivateDirectory.Remove(ownDirectory)));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -65,13 +64,12 @@ public sealed class MmfTransport : ITransport
             PrivateDirectory.Remove(ownDirectory);
             throw;
         }
-        return ValueTask.FromResult<IServer>(new MmfServer(channel, PathAddress.ToUri(Name, path), handler, wait, () =>
-        {
-            TryDelete(path);
-            PrivateDirectory.Remove(ownDirectory);
-        }));
     }
 
+    /// <summary>
+    /// Attaches to the first free channel of the server's (<see cref="MmfServerGroup"/>). When every channel is taken,
+    /// waits for the one the server creates after the newest is taken, within the connect timeout.
+    /// </summary>
     public ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
         var (options, wait, _) = Parse(address);
@@ -81,6 +79,32 @@ public sealed class MmfTransport : ITransport
         {
             throw new TransportException($"could not connect to {peer}: no such channel ({path} does not exist)");
         }
+        var deadline = DateTime.UtcNow + options.ConnectTimeout;
+        for (int index = 0; index < MmfServerGroup.MaxChannels;)
+        {
+            ct.ThrowIfCancellationRequested();
+            string channelPath = MmfServerGroup.ChannelPath(path, index);
+            if (!File.Exists(channelPath))
+            {
+                if (DateTime.UtcNow > deadline)
+                {
+                    throw new TransportException($"could not connect to {peer}: every channel is in use, and the server made no new one within {options.ConnectTimeout.TotalSeconds:0.#} s");
+                }
+                Thread.Sleep(1); // the server is creating it
+                continue;
+            }
+            if (TryAttach(channelPath, peer, wait, options) is { } connection)
+            {
+                return ValueTask.FromResult<IConnection>(connection);
+            }
+            index++;
+        }
+        throw new TransportException($"could not connect to {peer}: all {MmfServerGroup.MaxChannels} channels are in use");
+    }
+
+    /// <summary>The connection on the channel at <paramref name="path"/>, or null when another client holds it.</summary>
+    private static MmfConnection? TryAttach(string path, Uri peer, WaitMode wait, EndpointOptions options)
+    {
         SharedChannel channel;
         try
         {
@@ -92,13 +116,18 @@ public sealed class MmfTransport : ITransport
         }
         try
         {
-            return ValueTask.FromResult<IConnection>(MmfConnection.Attach(channel, peer, wait, options.RequestTimeout, options.ConnectTimeout));
+            if (MmfConnection.Attach(channel, peer, wait, options.RequestTimeout, options.ConnectTimeout) is { } connection)
+            {
+                return connection;
+            }
         }
         catch
         {
             channel.Dispose();
             throw;
         }
+        channel.Dispose();
+        return null;
     }
 
     private (EndpointOptions Options, WaitMode Wait, int Capacity) Parse(Uri address)
@@ -108,7 +137,7 @@ public sealed class MmfTransport : ITransport
     }
 
     /// <summary>Replaces a channel file whose server is gone; refuses one whose server is alive.</summary>
-    private static void RemoveIfStale(string path)
+    internal static void RemoveIfStale(string path)
     {
         if (!File.Exists(path))
         {
@@ -134,7 +163,7 @@ public sealed class MmfTransport : ITransport
         File.Delete(path);
     }
 
-    private static void TryDelete(string path)
+    internal static void TryDelete(string path)
     {
         try
         {

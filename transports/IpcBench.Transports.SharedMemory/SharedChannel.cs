@@ -54,21 +54,26 @@ internal sealed unsafe class SharedChannel : IDisposable
 
     public static long FileSize(int capacity) => HeaderSize + 2L * capacity;
 
-    /// <summary>Creates the file (mode 0600) and maps it; the header says "ready" only once complete.</summary>
+    /// <summary>
+    /// Creates the file (mode 0600) and maps it; the header says "ready" only once complete. It is made under a
+    /// temporary name and renamed into place, so that a client looking for a free channel never opens half a file.
+    /// </summary>
     public static SharedChannel Create(string path, int capacity)
     {
+        string partial = path + ".partial";
+        File.Delete(partial); // a leftover of a server killed while making it
         var options = new FileStreamOptions
         {
             Mode = FileMode.CreateNew,
             Access = FileAccess.ReadWrite,
-            Share = FileShare.ReadWrite,
+            Share = FileShare.ReadWrite | FileShare.Delete,
             PreallocationSize = FileSize(capacity),
         };
         if (!OperatingSystem.IsWindows())
         {
             options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
         }
-        var file = new FileStream(path, options);
+        var file = new FileStream(partial, options);
         file.SetLength(FileSize(capacity));
         var channel = Map(file, capacity);
         byte* b = channel._base;
@@ -77,6 +82,16 @@ internal sealed unsafe class SharedChannel : IDisposable
         *(int*)(b + ServerPidOffset) = Environment.ProcessId;
         Volatile.Write(ref *(long*)(b + MagicOffset), Magic);
         Volatile.Write(ref *(int*)(b + StateOffset), StateReady);
+        try
+        {
+            File.Move(partial, path);
+        }
+        catch
+        {
+            channel.Dispose();
+            File.Delete(partial);
+            throw;
+        }
         return channel;
     }
 

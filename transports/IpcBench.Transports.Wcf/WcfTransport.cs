@@ -34,7 +34,12 @@ public sealed class WcfTransport : ITransport
 
     /// <summary>16 MiB, as the host's reader quotas allow (Bindings.MaxPayload there).</summary>
     public TransportCapabilities Capabilities =>
-        new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
+        new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload)
+        {
+            // Seen in the conformance suite: four concurrent sessions to Mono's NetTcp host get replies they cannot
+            // decode ("XmlDictionaryString ID 0 not defined in the XmlBinaryReaderSession") or none at all.
+            OneClientAtATime = OperatingSystem.IsWindows() ? null : "Mono's NetTcp host garbles replies to concurrent sessions",
+        };
 
     public IReadOnlyList<TransportOption> Options => [ConnectionBuffer];
 
