@@ -20,7 +20,7 @@ public class RoundTripBenchmark
 
     private LocalServer? _server;
     private IConnection? _connection;
-    private ClosedLoop.Exchange? _exchange;
+    private Exchange? _exchange;
     private readonly LatencyRecorder _recorder = new(KeptSamples, keepLatest: true);
     private bool _tolerateLoss;
     private long _requests;
@@ -42,7 +42,7 @@ public class RoundTripBenchmark
     {
         (var transport, _server, var address) = await SuiteServer.StartAsync(Transport);
         _connection = await transport.ConnectAsync(address);
-        _exchange = new ClosedLoop.Exchange(_connection, Size);
+        _exchange = new Exchange(_connection, Size);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         for (int i = 0; i < 100; i++)
         {

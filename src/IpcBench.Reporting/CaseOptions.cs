@@ -1,4 +1,5 @@
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Measurement;
 using IpcBench.Core.Options;
 namespace IpcBench.Reporting;
 
@@ -17,8 +18,28 @@ public static class CaseOptions
     /// A case's options, as ping and the suite both name it: the transport's own (<c>OptionValues.Identity</c>), then
     /// what else sets the case apart, the cold-start scenario and the isolation (e.g. "isolation=netns").
     /// </summary>
-    public static string ForCase(string transportOptions, bool connectScenario, string? isolation) =>
-        Normalize($"{transportOptions}&{(connectScenario ? ConnectScenario : "")}&{isolation}");
+    public static string ForCase(string transportOptions, bool connectScenario, string? isolation, string? load = null) =>
+        Normalize($"{transportOptions}&{(connectScenario ? ConnectScenario : "")}&{isolation}&{load}");
+
+    /// <summary>
+    /// The load a case ran under, as case options: "clients=4&amp;rate=20000" ("" for one client, one request in flight, a
+    /// closed loop, the request's size back: the cases every earlier run holds, which keep their names).
+    /// </summary>
+    public static string Load(LoopOptions loop, int clientProcesses = 1, int? replySize = null) => Join(new Dictionary<string, string?>
+    {
+        ["clients"] = loop.Clients > 1 ? Invariant(loop.Clients) : null,
+        ["client_processes"] = clientProcesses > 1 ? Invariant(clientProcesses) : null,
+        ["in_flight"] = loop.InFlight > 1 ? Invariant(loop.InFlight) : null,
+        ["rate"] = loop.Rate > 0 ? Invariant(loop.Rate) : null,
+        ["reply_size"] = replySize is int r && r != loop.Size ? Invariant(r) : null,
+    }.Where(kv => kv.Value is not null).Select(kv => new KeyValuePair<string, string>(kv.Key, kv.Value!)));
+
+    /// <summary>A number a case's options hold (clients, rate ...), or <paramref name="fallback"/> when they do not name it.</summary>
+    public static double Number(string options, string key, double fallback) =>
+        Parse(options).FirstOrDefault(kv => kv.Key == key).Value is { } text
+        && double.TryParse(text, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out double n) ? n : fallback;
+
+    private static string Invariant(double n) => n.ToString(System.Globalization.CultureInfo.InvariantCulture);
 
     /// <summary>The isolation a case names ("netns", "docker-bridge"), or null for a server run beside its client.</summary>
     public static string? Isolation(string options) => Parse(options).FirstOrDefault(kv => kv.Key == Isolations.OptionName).Value;

@@ -12,7 +12,7 @@ public static class Figures
 
     /// <summary>A measured case as results.json holds it: the one place where a loop's result becomes a case's figures.</summary>
     /// <param name="options">The case's options (<see cref="Core.Options.OptionValues.Identity"/>, and "scenario=connect" for cold starts).</param>
-    public static CaseResult Case(string transport, string options, int size, string placement, LoopResult r) => new()
+    public static CaseResult Case(string transport, string options, int size, string placement, LoopResult r, int? replySize = null) => new()
     {
         Transport = transport,
         Options = CaseOptions.Normalize(options),
@@ -22,6 +22,10 @@ public static class Figures
         Errors = r.Errors,
         LatencyUs = Latency(r.Latency),
         RequestsPerSecond = PerSecond(r.RequestsPerSecond),
+        MegabytesPerSecond = Math.Round(r.RequestsPerSecond * (size + (replySize ?? size)) / 1e6, 3),
+        ClientRequestsPerSecond = r.ClientRequestsPerSecond.Count > 1 ? r.ClientRequestsPerSecond.Select(PerSecond).ToArray() : null,
+        OfferedRate = r.OfferedRate is double offered ? PerSecond(offered) : null,
+        Sustained = r.Sustained,
         ClientCpuUsPerOp = Us(r.Cost.CpuUsPerOp),
         ServerCpuUsPerOp = r.ServerCpuUsPerOp is double s ? Us(s) : null,
         AllocatedBytesPerOp = Bytes(r.Cost.AllocatedBytesPerOp),

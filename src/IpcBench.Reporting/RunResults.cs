@@ -93,8 +93,20 @@ public sealed record CaseResult
 
     public required LatencyFigures LatencyUs { get; init; }
 
-    /// <summary>Round trips per second with one request in flight.</summary>
+    /// <summary>Round trips per second over every client (achieved, for an open loop).</summary>
     public required double RequestsPerSecond { get; init; }
+
+    /// <summary>Payload megabytes (10^6 B) per second, requests and replies together.</summary>
+    public double? MegabytesPerSecond { get; init; }
+
+    /// <summary>Each client's requests per second, when there were several: the spread between the fastest and the slowest.</summary>
+    public IReadOnlyList<double>? ClientRequestsPerSecond { get; init; }
+
+    /// <summary>An open loop's offered rate, requests per second (null: a closed loop).</summary>
+    public double? OfferedRate { get; init; }
+
+    /// <summary>Whether an open loop achieved at least 95% of its offered rate (null: a closed loop). When not, its latencies are a growing queue's.</summary>
+    public bool? Sustained { get; init; }
 
     /// <summary>The client process's CPU time per request, user + system, every thread.</summary>
     public required double ClientCpuUsPerOp { get; init; }

@@ -23,7 +23,7 @@ public class ConformanceTests
         var caps = server.Transport.Capabilities;
         foreach (int size in Sizes.Where(s => caps.RejectSize(s) is null))
         {
-            var exchange = new ClosedLoop.Exchange(connection, size); // checks length and content of every reply
+            var exchange = new Exchange(connection, size); // checks length and content of every reply
             for (int i = 0; i < 20; i++)
             {
                 Assert.True(await exchange.SendAsync(tolerateLoss: false, default) >= 0);
@@ -47,7 +47,7 @@ public class ConformanceTests
         }
 
         await using var again = await server.ConnectAsync(); // the server is unharmed
-        Assert.True(await new ClosedLoop.Exchange(again, 16).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(again, 16).SendAsync(false, default) >= 0);
     }
 
     [Theory]
@@ -58,7 +58,7 @@ public class ConformanceTests
         for (int c = 0; c < 5; c++)
         {
             await using var connection = await server.ConnectAsync();
-            var exchange = new ClosedLoop.Exchange(connection, 100 + c);
+            var exchange = new Exchange(connection, 100 + c);
             for (int i = 0; i < 10; i++)
             {
                 Assert.True(await exchange.SendAsync(false, default) >= 0);
@@ -84,7 +84,7 @@ public class ConformanceTests
             // wrong client fails its length check, and a stale one its content check.
             var threads = connections.Select((connection, c) => Task.Factory.StartNew(() =>
             {
-                var exchange = new ClosedLoop.Exchange(connection, 100 + c);
+                var exchange = new Exchange(connection, 100 + c);
                 Assert.True(start.SignalAndWait(TimeSpan.FromSeconds(30)));
                 for (int i = 0; i < requests; i++)
                 {
@@ -134,7 +134,7 @@ public class ConformanceTests
     {
         await using var server = await TestServer.StartAsync(transport, variant);
         await using var connection = await server.ConnectAsync(timeout: "2s");
-        var exchange = new ClosedLoop.Exchange(connection, 64);
+        var exchange = new Exchange(connection, 64);
         Assert.True(await exchange.SendAsync(false, default) >= 0);
 
         System.Diagnostics.Process.GetProcessById(server.Process.ProcessId).Kill(entireProcessTree: true);
@@ -164,7 +164,7 @@ public class ConformanceTests
         string? file = LocalPath(server.Process.Address);
         await using (var connection = await server.ConnectAsync())
         {
-            Assert.True(await new ClosedLoop.Exchange(connection, 8).SendAsync(false, default) >= 0);
+            Assert.True(await new Exchange(connection, 8).SendAsync(false, default) >= 0);
         }
         await server.DisposeAsync();
 
@@ -187,7 +187,7 @@ public class ConformanceTests
         }
         await using var server = await TestServer.StartAsync(transport, variant);
         await using var connection = await server.ConnectAsync(timeout: "1s");
-        var exchange = new ClosedLoop.Exchange(connection, 64);
+        var exchange = new Exchange(connection, 64);
         Assert.True(await exchange.SendAsync(false, default) >= 0);
 
         Signal(server.Process.ProcessId, "STOP");

@@ -25,7 +25,7 @@ public class MmfTests
             Assert.False(File.Exists(channel + ".4"));
             foreach (var client in clients)
             {
-                Assert.True(await new ClosedLoop.Exchange(client, 10).SendAsync(false, default) >= 0);
+                Assert.True(await new Exchange(client, 10).SendAsync(false, default) >= 0);
                 await client.DisposeAsync();
             }
         }
@@ -37,11 +37,11 @@ public class MmfTests
     {
         await using var server = await TestServer.StartAsync("mmf", "capacity=4096");
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new ClosedLoop.Exchange(connection, 4096).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 4096).SendAsync(false, default) >= 0);
 
         var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () => await connection.RequestAsync(new byte[4097], new byte[4097]));
         Assert.Contains("capacity=", e.Message);
-        Assert.True(await new ClosedLoop.Exchange(connection, 100).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 100).SendAsync(false, default) >= 0);
     }
 
     [Fact]

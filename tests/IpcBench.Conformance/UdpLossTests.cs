@@ -22,7 +22,7 @@ public class UdpLossTests
 
         var address = new Uri($"udp://127.0.0.1:{((IPEndPoint)lossy.LocalEndPoint!).Port}/?timeout=500ms&io={io.ToString().ToLowerInvariant()}");
         await using var connection = await new UdpTransport().ConnectAsync(address);
-        var result = await ClosedLoop.RunAsync(connection, new LoopOptions(Size: 32, Count: 20, Warmup: 0, TolerateLoss: true));
+        var result = await LoadLoop.RunAsync([connection], new LoopOptions(Size: 32, Count: 20, Warmup: 0, TolerateLoss: true));
 
         // Every other reply was dropped, and each of those is an error; every other request got its
         // own reply, checked and timed (a late duplicate taken for it would fail the content check).

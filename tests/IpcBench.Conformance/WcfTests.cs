@@ -16,7 +16,7 @@ public class WcfTests
         Assert.Null(TransportRegistry.Get("wcf").UnsupportedReason); // test.sh installs Mono
         await using var server = await TestServer.StartAsync("wcf");
         await using var connection = await server.ConnectAsync();
-        var exchange = new ClosedLoop.Exchange(connection, 1024);
+        var exchange = new Exchange(connection, 1024);
         var times = new List<double>();
         for (int i = 0; i < 30; i++)
         {

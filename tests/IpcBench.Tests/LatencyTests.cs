@@ -27,14 +27,28 @@ public class LatencyTests
     }
 
     [Fact]
-    public void A_full_recorder_keeps_the_first_samples_by_default()
+    public void A_full_recorder_grows_by_default_and_keeps_every_sample()
     {
         var recorder = new LatencyRecorder(2);
         recorder.Record(Us(1));
         recorder.Record(Us(2));
         recorder.Record(Us(100));
-        Assert.Equal(1, recorder.Dropped);
-        Assert.Equal(2, recorder.Summarize().MaxUs, 3);
+        Assert.Equal(0, recorder.Dropped);
+        Assert.Equal(3, recorder.Count);
+        Assert.Equal(100, recorder.Summarize().MaxUs, 3);
+    }
+
+    [Fact]
+    public void Combined_recorders_give_percentiles_over_every_sample_of_every_part()
+    {
+        var fast = new LatencyRecorder(10);
+        var slow = new LatencyRecorder(1);
+        foreach (int us in new[] { 1, 2, 3 }) fast.Record(Us(us));
+        foreach (int us in new[] { 100, 200 }) slow.Record(Us(us));
+        var s = LatencyRecorder.Combine([fast, slow]).Summarize();
+        Assert.Equal(5, s.Count);
+        Assert.Equal(3, s.P50Us, 3);
+        Assert.Equal(200, s.MaxUs, 3);
     }
 
     [Fact]

@@ -123,6 +123,19 @@ public class OptionsTests
         var caps = new TransportCapabilities(TransportFeatures.Reliable, 100);
         Assert.Null(caps.RejectSize(100));
         Assert.Contains("101 B exceeds", caps.RejectSize(101));
-        Assert.Equal("reliable; max 100 B", caps.ToString());
+        Assert.Equal("reliable; max 100 B; one request at a time per connection", caps.ToString());
+    }
+
+    [Fact]
+    public void Capabilities_refuse_a_load_the_transport_cannot_carry()
+    {
+        var single = new TransportCapabilities(TransportFeatures.Reliable, 100) { OneClientAtATime = "its host garbles replies" };
+        Assert.Null(single.RejectClients(1));
+        Assert.Contains("its host garbles replies", single.RejectClients(2));
+        Assert.Contains("one request at a time", single.RejectInFlight(2));
+        var pipelined = new TransportCapabilities(TransportFeatures.Pipelined, 100);
+        Assert.Null(pipelined.RejectClients(16));
+        Assert.Null(pipelined.RejectInFlight(8));
+        Assert.Equal("pipelined; max 100 B", pipelined.ToString());
     }
 }

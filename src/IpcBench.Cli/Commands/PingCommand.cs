@@ -17,8 +17,14 @@ internal sealed class PingCommand
     private readonly Option<string> _transport = TransportArgument.Create();
     private readonly Option<Uri?> _server = Options.Uri("--server", $"an already running server (also {ServerVariable}), e.g. tcp://10.0.0.2:5000");
     private readonly Option<int> _size = Options.Size("--size", "request and reply payload: 1, 1KB, 100KB ... (1KB = 1024 B)", 1, LengthPrefixLimit);
-    private readonly Option<int> _count = Options.Int("--count", "measured requests", 10_000, 1, 100_000_000);
-    private readonly Option<int> _warmup = Options.Int("--warmup", "unmeasured requests sent first", 1_000, 0, 100_000_000);
+    private readonly Option<int> _count = Options.Int("--count", "measured requests, over every client", 10_000, 1, 100_000_000);
+    private readonly Option<TimeSpan> _duration = Options.Duration("--duration", "measure for this long instead of --count requests, e.g. 30s");
+    private readonly Option<(int Count, TimeSpan Time)> _warmup = Options.CountOrDuration("--warmup",
+        "unmeasured requests sent first, or for how long, e.g. 2s (then more until the JIT is quiet)", 1_000, 100_000_000);
+    private readonly Option<int> _clients = Options.Int("--clients", "connections at once, each driven by a thread of its own", 1, 1, 1024);
+    private readonly Option<int> _inFlight = Options.Int("--in-flight", "requests outstanding on each connection (transports that pipeline: see 'ipcbench list')", 1, 1, 1024);
+    private readonly Option<double> _rate = Options.Rate("--rate",
+        "open loop: requests per second over every client, sent on a fixed schedule and timed from when each was due, so that stalls show");
     private readonly Option<string> _placement = Options.Choice("--placement",
         "none: the OS decides; same-core: client and server pinned to one CPU; cross-core: pinned to two different CPUs",
         "none", "none", "same-core", "cross-core");
@@ -43,7 +49,8 @@ internal sealed class PingCommand
     {
         var ping = new PingCommand();
         var command = new Command("ping", """
-            Sends requests one at a time and times every round trip; every reply's length and content are checked. Without
+            Sends requests and times every round trip; every reply's length and content are checked. One client with one
+            request in flight by default; --clients, --in-flight and --rate (an open loop) put it under load. Without
             --server, starts 'ipcbench serve' as a child process and stops it afterwards. Each run writes a folder
             DIR/<yyyyMMdd-HHmmss>-ping/ with results.json, summary.md, summary.csv, env.md and two SVG charts; see
             'ipcbench report' and 'ipcbench compare'.
@@ -52,15 +59,18 @@ internal sealed class PingCommand
             or size does not run here; 130 interrupted (SIGINT, SIGTERM).
             """)
         {
-            ping._transport, ping._server, ping._size, ping._count, ping._warmup, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,
+            ping._transport, ping._server, ping._size, ping._count, ping._duration, ping._warmup, ping._clients, ping._inFlight, ping._rate, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,
             ping._json, ping._results, ping._noResults,
         };
         ping._flags.AddTo(command);
         command.Validators.Add(result =>
         {
-            if (result.GetResult(ping._results) is not null && result.GetResult(ping._noResults) is not null)
+            foreach (var (a, b) in new (Option, Option)[] { (ping._results, ping._noResults), (ping._count, ping._duration), (ping._rate, ping._gap) })
             {
-                result.AddError("--results and --no-results exclude each other");
+                if (result.GetResult(a) is not null && result.GetResult(b) is not null)
+                {
+                    result.AddError($"{a.Name} and {b.Name} exclude each other");
+                }
             }
         });
         command.SetAction((parsed, ct) => ping.RunAsync(parsed, ct));
@@ -105,6 +115,11 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} is not supported in isolation {isolation.Name()} here: {notHere}");
         }
+        var loop = Loop(parsed, size, transport, connectScenario);
+        if ((transport.Capabilities.RejectClients(loop.Clients) ?? transport.Capabilities.RejectInFlight(loop.InFlight)) is { } notUnderLoad)
+        {
+            throw new UnsupportedException($"{transport.Name} cannot run this load: {notUnderLoad}");
+        }
         if (placement == Placement.SameCore)
         {
             foreach (var option in OptionValues.Of(transport).Where(options.IsGiven))
@@ -126,24 +141,33 @@ internal sealed class PingCommand
         var server = local?.Process;
         var address = AddressQuery.With(remote ?? server!.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
 
-        int count = parsed.GetValue(_count), warmup = parsed.GetValue(_warmup);
-        var gap = parsed.GetValue(_gap);
         LoopResult result;
         try
         {
-            var progress = Console.IsErrorRedirected ? null : Progress(transport.Name, size, count);
-            var loop = new LoopOptions(size, count, warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: gap);
-            var connection = await ServerWait.ConnectAsync(transport, address, patience, ct);
+            var progress = Console.IsErrorRedirected ? null : Progress(transport.Name, size, loop);
+            var first = await ServerWait.ConnectAsync(transport, address, patience, ct);
             if (connectScenario)
             {
-                await connection.DisposeAsync(); // the server is up: each cycle now connects anew
+                await first.DisposeAsync(); // the server is up: each cycle now connects anew
                 result = await ConnectLoop.RunAsync(transport, address, loop, progress, ct);
             }
             else
             {
-                await using (connection)
+                var connections = new List<IConnection> { first };
+                try
                 {
-                    result = await ClosedLoop.RunAsync(connection, loop, progress, ct);
+                    while (connections.Count < loop.Clients)
+                    {
+                        connections.Add(await transport.ConnectAsync(address, ct));
+                    }
+                    result = await LoadLoop.RunAsync(connections, loop, progress, ct);
+                }
+                finally
+                {
+                    foreach (var connection in connections)
+                    {
+                        await connection.DisposeAsync();
+                    }
                 }
             }
             if (progress is not null) Console.Error.Write("\r" + new string(' ', 72) + "\r");
@@ -154,7 +178,7 @@ internal sealed class PingCommand
         }
 
         var results = PingResults.Build(new PingResults.Run(parsed.Tokens.Select(t => t.Value).ToList(), started, options,
-            address, remote, size, count, warmup, gap, placement, placement.Describe(serverLocal: remote is null), result, connectScenario,
+            address, remote, loop, placement, placement.Describe(serverLocal: remote is null), result, connectScenario,
             local?.Namespace));
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
@@ -168,14 +192,34 @@ internal sealed class PingCommand
         return ExitCodes.Success;
     }
 
+    /// <summary>The loop the options ask for; a load the cold-start scenario cannot run is a usage error.</summary>
+    private LoopOptions Loop(ParseResult parsed, int size, ITransport transport, bool connectScenario)
+    {
+        var (warmup, warmupTime) = parsed.GetValue(_warmup);
+        var loop = new LoopOptions(size, parsed.GetValue(_count), warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: parsed.GetValue(_gap))
+        {
+            Clients = parsed.GetValue(_clients),
+            InFlight = parsed.GetValue(_inFlight),
+            Rate = parsed.GetValue(_rate),
+            Duration = parsed.GetValue(_duration),
+            WarmupDuration = warmupTime,
+        };
+        if (connectScenario && (loop.Lanes > 1 || loop.Rate > 0 || loop.Duration > TimeSpan.Zero || warmupTime > TimeSpan.Zero))
+        {
+            throw new UsageException("--scenario connect runs one cycle after another: --clients, --in-flight, --rate, --duration and a --warmup time are for the steady scenario");
+        }
+        return loop;
+    }
+
     /// <summary>A progress line on a terminal's stderr: what runs, how far, and about how long is left.</summary>
-    private static Action<int> Progress(string transport, int size, int count)
+    private static Action<double> Progress(string transport, int size, LoopOptions loop)
     {
         var watch = System.Diagnostics.Stopwatch.StartNew();
+        string load = loop.Lanes > 1 ? $" x {loop.Lanes} loops" : "";
         return done =>
         {
-            var left = TimeSpan.FromSeconds(watch.Elapsed.TotalSeconds * (count - done) / Math.Max(done, 1));
-            Console.Error.Write($"\r  {transport} {size} B: {done}/{count} requests ({100.0 * done / count:0}%), about {left.TotalSeconds:0} s left   ");
+            var left = TimeSpan.FromSeconds(watch.Elapsed.TotalSeconds * (1 - done) / Math.Max(done, 1e-6));
+            Console.Error.Write($"\r  {transport} {size} B{load}: {100 * done:0}% measured, about {left.TotalSeconds:0} s left   ");
         };
     }
 

@@ -15,7 +15,7 @@ internal static class PingResults
     /// <summary>Everything about the run that the results record.</summary>
     public sealed record Run(
         IReadOnlyList<string> Args, DateTimeOffset Started, OptionValues Options, Uri Address, Uri? RemoteServer,
-        int Size, int Count, int Warmup, TimeSpan Gap, Placement Placement, string PlacementDescription, LoopResult Result,
+        LoopOptions Loop, Placement Placement, string PlacementDescription, LoopResult Result,
         bool ConnectScenario = false, NetworkNamespace? Namespace = null);
 
     /// <summary>Writes the run folder under <paramref name="resultsRoot"/> (see <see cref="RunFolder.Root"/>); returns its path.</summary>
@@ -28,16 +28,19 @@ internal static class PingResults
 
     public static RunResults Build(Run run)
     {
-        var transport = run.Options.Transport;
+        var (transport, loop) = (run.Options.Transport, run.Loop);
         var options = new Dictionary<string, string>
         {
             ["transport"] = transport.Name,
-            ["size"] = Invariant(run.Size),
-            ["count"] = Invariant(run.Count),
-            ["warmup"] = Invariant(run.Warmup),
+            ["size"] = Invariant(loop.Size),
+            ["count"] = loop.Duration > TimeSpan.Zero ? $"as many as {Seconds(loop.Duration)} allow" : Invariant(loop.Count),
+            ["warmup"] = loop.WarmupDuration > TimeSpan.Zero ? Seconds(loop.WarmupDuration) : Invariant(loop.Warmup),
+            ["clients"] = Invariant(loop.Clients),
+            ["in_flight"] = Invariant(loop.InFlight),
+            ["rate"] = loop.Rate > 0 ? $"{Invariant(loop.Rate)} requests/s (open loop)" : "closed loop",
             ["placement"] = run.Placement.Name(),
             ["scenario"] = run.ConnectScenario ? "connect (connect + request + close per cycle)" : "steady",
-            ["gap"] = run.Gap > TimeSpan.Zero ? $"{Invariant(run.Gap.TotalMilliseconds)} ms" : "none",
+            ["gap"] = loop.Gap > TimeSpan.Zero ? $"{Invariant(loop.Gap.TotalMilliseconds)} ms" : "none",
             ["server"] = run.RemoteServer?.ToString() ?? "started by ping",
             ["address"] = AddressQuery.WithoutQuery(run.Address).ToString(),
             ["isolation"] = run.Namespace?.Description ?? "none (client and server side by side)",
@@ -46,7 +49,7 @@ internal static class PingResults
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario, run.Namespace?.Isolation.CaseOption());
+        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario, run.Namespace?.Isolation.CaseOption(), CaseOptions.Load(loop));
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,
@@ -56,7 +59,7 @@ internal static class PingResults
             GitCommit = GitCommit.Current(),
             CommandLine = CommandLineText.Join("ipcbench", run.Args),
             Environment = EnvironmentProbe.Describe(run.PlacementDescription, options),
-            Cases = [Figures.Case(transport.Name, identity, run.Size, run.Placement.Name(), run.Result)],
+            Cases = [Figures.Case(transport.Name, identity, loop.Size, run.Placement.Name(), run.Result)],
             Skipped = [],
         };
     }
@@ -65,4 +68,6 @@ internal static class PingResults
         new(t.UtcDateTime.Ticks - t.UtcDateTime.Ticks % TimeSpan.TicksPerSecond, TimeSpan.Zero);
 
     private static string Invariant(double n) => n.ToString(CultureInfo.InvariantCulture);
+
+    private static string Seconds(TimeSpan t) => $"{Invariant(t.TotalSeconds)} s";
 }

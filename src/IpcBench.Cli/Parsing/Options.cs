@@ -21,6 +21,22 @@ internal static class Options
         Checked(name, description, "DURATION", TimeSpan.Zero, text => (Quantities.TryParseDuration(text, out var d), d),
             "a positive duration such as 1ms or 2s", showDefault: false);
 
+    /// <summary>A number of requests, or a duration: "1000" or "2s".</summary>
+    public static Option<(int Count, TimeSpan Time)> CountOrDuration(string name, string description, int @default, int max) =>
+        Checked(name, description, "N|DURATION", (@default, TimeSpan.Zero), text =>
+            int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out int n) ? (n <= max, (n, TimeSpan.Zero))
+            : Quantities.TryParseDuration(text, out var d) ? (true, (0, d)) : (false, default),
+            $"a number of requests from 0 to {max} or a duration such as 2s");
+
+    /// <summary>A positive rate: 20000, or 20k for thousands.</summary>
+    public static Option<double> Rate(string name, string description) =>
+        Checked(name, description, "PER_SECOND", 0.0, text =>
+        {
+            bool thousands = text.EndsWith('k') || text.EndsWith('K');
+            bool ok = double.TryParse(thousands ? text[..^1] : text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out double r) && r > 0;
+            return (ok && r * (thousands ? 1000 : 1) <= 1e9, r * (thousands ? 1000 : 1));
+        }, "a positive rate in requests per second such as 20000 or 20k", showDefault: false);
+
     public static Option<Uri?> Uri(string name, string description) =>
         Checked<Uri?>(name, description, "URI", null, text => (System.Uri.TryCreate(text, UriKind.Absolute, out var uri), uri),
             "an absolute URI such as tcp://127.0.0.1:5000", showDefault: false);

@@ -5,12 +5,12 @@ namespace IpcBench.Core.Measurement;
 /// <summary>
 /// Cold start, as netperf's TCP_CRR measures it: connect, one request and its checked reply, close;
 /// each whole cycle timed. What a client that opens a connection (or a gRPC channel) per call pays,
-/// apart from the steady state that <see cref="ClosedLoop"/> measures.
+/// apart from the steady state that <see cref="LoadLoop"/> measures.
 /// </summary>
 public static class ConnectLoop
 {
     public static async Task<LoopResult> RunAsync(ITransport transport, Uri address, LoopOptions options,
-        Action<int>? progress = null, CancellationToken ct = default)
+        Action<double>? progress = null, CancellationToken ct = default)
     {
         byte[] request = new byte[options.Size];
         byte[] reply = new byte[options.Size];
@@ -33,7 +33,7 @@ public static class ConnectLoop
             }
             if ((i & 255) == 255)
             {
-                progress?.Invoke(i + 1);
+                progress?.Invoke((i + 1.0) / options.Count);
             }
         }
         var cost = meter.Stop(options.Count);

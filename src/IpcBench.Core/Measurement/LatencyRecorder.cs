@@ -5,20 +5,20 @@ namespace IpcBench.Core.Measurement;
 /// <summary>
 /// Every request's round trip, in Stopwatch ticks, kept in a buffer allocated up front so that
 /// recording costs a store and no allocation. Percentiles are exact, over requests (not over
-/// averages of batches). When the buffer is full it keeps the first samples, or with
-/// <paramref name="keepLatest"/> the latest ones (a ring: what a benchmark harness wants, whose
-/// measured iterations come last).
+/// averages of batches). When the buffer is full it doubles (a run bound by time sizes it from an
+/// estimate), or with <paramref name="keepLatest"/> keeps the latest samples (a ring: what a
+/// benchmark harness wants, whose measured iterations come last).
 /// </summary>
 public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
 {
-    private readonly long[] _ticks = new long[capacity];
+    private long[] _ticks = new long[Math.Max(capacity, 1)];
     private int _count;
     private int _next;
     private long _dropped;
 
     public int Count => _count;
 
-    /// <summary>Samples recorded but not kept (the oldest in ring mode, the newest otherwise).</summary>
+    /// <summary>Samples recorded but not kept (the oldest, in ring mode).</summary>
     public long Dropped => _dropped;
 
     public void Record(long ticks)
@@ -35,8 +35,22 @@ public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
         }
         else
         {
-            _dropped++;
+            Array.Resize(ref _ticks, 2 * _ticks.Length);
+            _ticks[_count++] = ticks;
         }
+    }
+
+    /// <summary>One recorder with every sample the <paramref name="parts"/> kept: percentiles over all requests of all clients.</summary>
+    public static LatencyRecorder Combine(IReadOnlyList<LatencyRecorder> parts)
+    {
+        var all = new LatencyRecorder(parts.Sum(p => p._count));
+        foreach (var part in parts)
+        {
+            part._ticks.AsSpan(0, part._count).CopyTo(all._ticks.AsSpan(all._count));
+            all._count += part._count;
+            all._dropped += part._dropped;
+        }
+        return all;
     }
 
     public void Reset()

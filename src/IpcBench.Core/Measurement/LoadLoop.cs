@@ -1,0 +1,290 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Runtime.ExceptionServices;
+using IpcBench.Core.Hosting;
+
+namespace IpcBench.Core.Measurement;
+
+/// <param name="Size">Request payload size in bytes (the echo reply has the same size).</param>
+/// <param name="Count">Measured requests, over every client.</param>
+/// <param name="Warmup">Requests sent first and not measured (JIT, caches, connection warm-up), over every client.</param>
+/// <param name="TolerateLoss">Count timeouts as errors and go on (for transports that may lose messages).</param>
+/// <param name="Gap">A pause after each reply before the next request: sparse traffic, where idle waiting costs show.</param>
+public sealed record LoopOptions(int Size, int Count, int Warmup, bool TolerateLoss = false, TimeSpan Gap = default)
+{
+    /// <summary>Connections used at once, each driven by a thread of its own.</summary>
+    public int Clients { get; init; } = 1;
+
+    /// <summary>Requests outstanding on each connection (transports that pipeline; one otherwise).</summary>
+    public int InFlight { get; init; } = 1;
+
+    /// <summary>Requests per second over every client, sent on a fixed schedule (an open loop); 0 for a closed loop.</summary>
+    public double Rate { get; init; }
+
+    /// <summary>Measure for this long instead of <see cref="Count"/> requests.</summary>
+    public TimeSpan Duration { get; init; }
+
+    /// <summary>Warm up for this long instead of <see cref="Warmup"/> requests.</summary>
+    public TimeSpan WarmupDuration { get; init; }
+
+    /// <summary>Request loops run at once: one per request in flight on each connection.</summary>
+    public int Lanes => Clients * InFlight;
+}
+
+/// <param name="Latency">Per-request round-trip percentiles, over every request of every client.</param>
+/// <param name="Errors">Requests that got no reply in time (only when loss is tolerated).</param>
+/// <param name="Cost">Client CPU and allocations per measured request; its elapsed time is the measured stretch's.</param>
+/// <param name="ServerCpuUsPerOp">The server's CPU time per request over the run, as it reported it (null: it did not).</param>
+public sealed record LoopResult(LatencySummary Latency, long Errors, Cost Cost, double? ServerCpuUsPerOp)
+{
+    public double RequestsPerSecond => Latency.Count / Cost.Elapsed.TotalSeconds;
+
+    /// <summary>The latency curve over every measured request (<see cref="LatencyRecorder.Curve"/>).</summary>
+    public IReadOnlyList<PercentilePoint> Curve { get; init; } = [];
+
+    /// <summary>A fixed-seed random subsample of the measured requests' latencies in microseconds (<see cref="LatencyRecorder.Sample"/>).</summary>
+    public IReadOnlyList<double> SamplesUs { get; init; } = [];
+
+    /// <summary>Each client's requests per second, in client order (one entry for a single client).</summary>
+    public IReadOnlyList<double> ClientRequestsPerSecond { get; init; } = [];
+
+    /// <summary>The rate an open loop was asked for, in requests per second; null for a closed loop.</summary>
+    public double? OfferedRate { get; init; }
+
+    /// <summary>
+    /// Whether an open loop kept to its schedule: achieved at least <see cref="LoadLoop.SustainedShare"/> of the offered
+    /// rate. When it did not, client or server could not keep up, and its latencies are those of a queue that grew.
+    /// </summary>
+    public bool? Sustained => OfferedRate is double offered ? RequestsPerSecond >= LoadLoop.SustainedShare * offered : null;
+}
+
+/// <summary>
+/// Request/reply under load: <see cref="LoopOptions.Clients"/> connections, each driven by a thread of its own (and
+/// <see cref="LoopOptions.InFlight"/> request loops on it), warmed up, then released together. A closed loop sends
+/// the next request as soon as the reply arrives. An open loop (<see cref="LoopOptions.Rate"/>) sends on a fixed
+/// schedule and times each request from the moment the schedule said to send it, so that a stall shows in the
+/// percentiles of every request it delayed instead of hiding behind the one it held up (coordinated omission, as
+/// wrk2 corrects it). Every reply's length and content are checked.
+/// </summary>
+public static class LoadLoop
+{
+    /// <summary>Consecutive lost replies after which the peer is taken for gone.</summary>
+    public const int MaxConsecutiveLosses = 10;
+
+    /// <summary>The share of its offered rate an open loop must achieve to count as sustained.</summary>
+    public const double SustainedShare = 0.95;
+
+    /// <summary>How long this process's JIT must have compiled nothing before warm-up ends: over the runtime's
+    /// 100 ms call-counting delay, so that a tier-up still to come is not mistaken for quiet.</summary>
+    public static readonly TimeSpan JitQuiet = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>The longest warm-up may go on waiting for the JIT to settle.</summary>
+    public static readonly TimeSpan JitSettleLimit = TimeSpan.FromSeconds(10);
+
+    /// <param name="connections">One per client, <see cref="LoopOptions.Clients"/> of them, already connected.</param>
+    /// <param name="progress">Told the measured share done, 0 to 1, now and then.</param>
+    public static async Task<LoopResult> RunAsync(IReadOnlyList<IConnection> connections, LoopOptions options,
+        Action<double>? progress = null, CancellationToken ct = default)
+    {
+        if (connections.Count != options.Clients)
+        {
+            throw new ArgumentException($"{options.Clients} clients need as many connections, not {connections.Count}", nameof(connections));
+        }
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        using var ready = new CountdownEvent(options.Lanes);
+        using var go = new ManualResetEventSlim();
+        var start = new StrongBox<long>(); // the measured stretch's start, read by the lanes once released
+        var lanes = Enumerable.Range(0, options.Lanes).Select(i => new Lane(i, connections[i / options.InFlight], options)).ToArray();
+        // Lanes of transports that complete on the thread pool block there while an open loop waits its turn.
+        ThreadPool.GetMinThreads(out int workers, out int io);
+        ThreadPool.SetMinThreads(Math.Max(workers, options.Lanes + Environment.ProcessorCount), io);
+        var threads = lanes.Select(lane => DedicatedThread.Start($"ipcbench client {lane.Index}", () =>
+        {
+            try
+            {
+                lane.RunAsync(ready, go, start, lane.Index == 0 ? progress : null, stop.Token).GetAwaiter().GetResult();
+            }
+            catch
+            {
+                stop.Cancel(); // the other lanes stop too, instead of waiting for this one at the start
+                throw;
+            }
+        })).ToArray();
+
+        ServerStats.Snapshot? serverBefore;
+        CostMeter meter;
+        try
+        {
+            await Task.Run(() => ready.Wait(stop.Token), CancellationToken.None).ConfigureAwait(false);
+            serverBefore = await ServerStats.QueryAsync(connections[0], stop.Token).ConfigureAwait(false);
+            meter = CostMeter.Start();
+            start.Value = Stopwatch.GetTimestamp();
+            go.Set();
+        }
+        catch (OperationCanceledException)
+        {
+            stop.Cancel();
+            await FirstFailureAsync(threads, ct).ConfigureAwait(false);
+            throw;
+        }
+        await FirstFailureAsync(threads, ct).ConfigureAwait(false);
+
+        long completed = lanes.Sum(l => l.Recorder.Count);
+        long end = lanes.Max(l => l.End);
+        var cost = meter.Stop(completed) with { Elapsed = Stopwatch.GetElapsedTime(start.Value, end) };
+        var serverAfter = await ServerStats.QueryAsync(connections[0], ct).ConfigureAwait(false);
+        double? serverCpu = serverBefore is { } b && serverAfter is { } a ? a.CpuUsPerRequestSince(b) : null;
+        var recorder = LatencyRecorder.Combine([.. lanes.Select(l => l.Recorder)]);
+        return new LoopResult(recorder.Summarize(), lanes.Sum(l => l.Errors), cost, serverCpu)
+        {
+            Curve = recorder.Curve(),
+            SamplesUs = recorder.Sample(),
+            ClientRequestsPerSecond = lanes.GroupBy(l => l.Index / options.InFlight)
+                .Select(client => client.Sum(l => l.Recorder.Count) / Stopwatch.GetElapsedTime(start.Value, client.Max(l => l.End)).TotalSeconds)
+                .ToArray(),
+            OfferedRate = options.Rate > 0 ? options.Rate : null,
+        };
+    }
+
+    /// <summary>Waits for every lane; rethrows the first failure that is not a lane stopping because another failed.</summary>
+    private static async Task FirstFailureAsync(Task[] threads, CancellationToken ct)
+    {
+        try
+        {
+            await Task.WhenAll(threads).ConfigureAwait(false);
+        }
+        catch
+        {
+            ct.ThrowIfCancellationRequested();
+            var cause = threads.Where(t => t.IsFaulted).Select(t => t.Exception!.InnerException!)
+                .FirstOrDefault(e => e is not OperationCanceledException) ?? threads.First(t => t.IsFaulted || t.IsCanceled).Exception!.InnerException!;
+            ExceptionDispatchInfo.Throw(cause);
+        }
+    }
+
+    /// <summary>One request loop: warm-up, the wait for the start, then its share of the measured requests.</summary>
+    private sealed class Lane(int index, IConnection connection, LoopOptions options)
+    {
+        private readonly Exchange _exchange = new(connection, options.Size, firstNumber: (long)index << 40);
+        private double _warmupRate;
+
+        public int Index => index;
+
+        public LatencyRecorder Recorder { get; private set; } = new(1);
+
+        public long Errors { get; private set; }
+
+        /// <summary>When its last reply came, in Stopwatch ticks.</summary>
+        public long End { get; private set; }
+
+        public async Task RunAsync(CountdownEvent ready, ManualResetEventSlim go, StrongBox<long> start, Action<double>? progress, CancellationToken ct)
+        {
+            await WarmUpAsync(ct).ConfigureAwait(false);
+            Recorder = new LatencyRecorder(Capacity());
+            ready.Signal();
+            go.Wait(ct); // blocking: a lane whose transport completes inline keeps its own thread
+            await MeasureAsync(start.Value, progress, ct).ConfigureAwait(false);
+        }
+
+        /// <summary>
+        /// Its share of the warm-up requests (or of the warm-up time), then more until this process's JIT has been quiet
+        /// for <see cref="JitQuiet"/>. Tiered compilation recompiles the hot path (and, with dynamic PGO, instruments it
+        /// first) in the background during the first second or so; on a pinned CPU each recompilation preempts the loop,
+        /// and it used to land in the measured requests as p99.9 two to three times the C yardstick's and milliseconds of
+        /// max. A long-running service is past that; so is the measurement now. No warm-up at all still means none.
+        /// </summary>
+        private async Task WarmUpAsync(CancellationToken ct)
+        {
+            if (options.Warmup == 0 && options.WarmupDuration == TimeSpan.Zero)
+            {
+                return;
+            }
+            long begin = Stopwatch.GetTimestamp(), sent = 0;
+            int share = Share(options.Warmup);
+            while (sent < share || Stopwatch.GetElapsedTime(begin) < options.WarmupDuration)
+            {
+                ct.ThrowIfCancellationRequested();
+                await _exchange.SendAsync(options.TolerateLoss, ct).ConfigureAwait(false);
+                sent++;
+            }
+            long quietSince = Stopwatch.GetTimestamp();
+            long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
+            while (Stopwatch.GetElapsedTime(quietSince) < JitQuiet && Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
+            {
+                ct.ThrowIfCancellationRequested();
+                await _exchange.SendAsync(options.TolerateLoss, ct).ConfigureAwait(false);
+                sent++;
+                if (System.Runtime.JitInfo.GetCompiledMethodCount() is var now && now != compiled)
+                {
+                    (compiled, quietSince) = (now, Stopwatch.GetTimestamp());
+                }
+            }
+            _warmupRate = sent / Stopwatch.GetElapsedTime(begin).TotalSeconds;
+        }
+
+        /// <summary>This lane's part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>
+        private int Share(int total) => total / options.Lanes + (index < total % options.Lanes ? 1 : 0);
+
+        /// <summary>Room for every sample: the share of a run bound by count, an estimate with room to spare for one bound by time.</summary>
+        private int Capacity()
+        {
+            if (options.Duration == TimeSpan.Zero)
+            {
+                return Share(options.Count);
+            }
+            double rate = options.Rate > 0 ? options.Rate / options.Lanes : Math.Max(_warmupRate, 1_000);
+            return (int)Math.Min(1.5 * rate * options.Duration.TotalSeconds + 1024, 1 << 26);
+        }
+
+        private async Task MeasureAsync(long start, Action<double>? progress, CancellationToken ct)
+        {
+            bool timed = options.Duration > TimeSpan.Zero;
+            long deadline = timed ? start + (long)(options.Duration.TotalSeconds * Stopwatch.Frequency) : long.MaxValue;
+            int share = timed ? int.MaxValue : Share(options.Count);
+            // An open loop's schedule: this lane's requests at a fixed interval, the lanes staggered across it.
+            double interval = options.Rate > 0 ? Stopwatch.Frequency * options.Lanes / options.Rate : 0;
+            double intended = start + interval * index / options.Lanes;
+            int consecutiveLosses = 0;
+            for (int n = 0; n < share; n++)
+            {
+                ct.ThrowIfCancellationRequested();
+                long since = 0;
+                if (interval > 0)
+                {
+                    since = (long)intended;
+                    if (since >= deadline)
+                    {
+                        break;
+                    }
+                    Schedule.WaitUntil(since, ct);
+                    intended += interval;
+                }
+                else if (timed && Stopwatch.GetTimestamp() >= deadline)
+                {
+                    break;
+                }
+                long ticks = await _exchange.SendAsync(options.TolerateLoss, ct, since).ConfigureAwait(false);
+                if (ticks < 0)
+                {
+                    Errors++;
+                    if (++consecutiveLosses >= MaxConsecutiveLosses)
+                    {
+                        throw new TransportException($"{MaxConsecutiveLosses} replies in a row were lost: the server seems gone");
+                    }
+                    continue;
+                }
+                consecutiveLosses = 0;
+                Recorder.Record(ticks);
+                if (options.Gap > TimeSpan.Zero)
+                {
+                    Thread.Sleep(options.Gap);
+                }
+                if ((n & 1023) == 1023)
+                {
+                    progress?.Invoke(timed ? Stopwatch.GetElapsedTime(start).TotalSeconds / options.Duration.TotalSeconds : (n + 1.0) / share);
+                }
+            }
+            End = Stopwatch.GetTimestamp();
+        }
+    }
+}
