@@ -16,20 +16,26 @@ public static class LatencySidecar
 {
     private static readonly ConcurrentDictionary<string, CaseResult?> Cache = new();
 
-    /// <summary>The scenario a case measures: "connect" (<see cref="ConnectBenchmark"/>) or "steady" (<see cref="RoundTripBenchmark"/>).</summary>
-    public static string ScenarioOf(BenchmarkCase c) => c.Descriptor.Type == typeof(ConnectBenchmark) ? ConnectBenchmark.Scenario : RoundTripBenchmark.Scenario;
+    /// <summary>The scenario a case measures: "connect", "throughput" or "steady" (<see cref="RoundTripBenchmark"/>).</summary>
+    public static string ScenarioOf(BenchmarkCase c) =>
+        c.Descriptor.Type == typeof(ConnectBenchmark) ? ConnectBenchmark.Scenario
+        : c.Descriptor.Type == typeof(ThroughputBenchmark) ? ThroughputBenchmark.Scenario
+        : RoundTripBenchmark.Scenario;
+
+    /// <summary>The clients a case ran (<see cref="ThroughputBenchmark.Clients"/>); one for the other benchmarks.</summary>
+    public static int ClientsOf(BenchmarkCase c) => c.Parameters.Items.Any(p => p.Name == "Clients") && c.Parameters["Clients"] is int n ? n : 1;
 
     /// <summary>Called in the benchmark's process, which knows its job only from the arguments BenchmarkDotNet started it with.</summary>
-    public static void Write(string scenario, string entry, int size, LoopResult measured)
+    public static void Write(string scenario, string entry, int size, LoopResult measured, int clients = 1)
     {
         if (SuiteSettings.LatencyDirectory is not { } dir)
         {
             return; // run without the suite's host (e.g. from a test runner): nothing to report to
         }
         Directory.CreateDirectory(dir);
-        var result = Figures.Case(SuiteSettings.Resolve(entry).Name, SuiteResults.CaseOptionsOf(entry, scenario), size,
+        var result = Figures.Case(SuiteSettings.Resolve(entry).Name, SuiteResults.CaseOptionsOf(entry, scenario, clients), size,
             SuiteSettings.Placement.Name(), measured);
-        File.WriteAllText(PathFor(dir, CurrentJob(), scenario, entry, size), ResultsFile.SerializeCase(result));
+        File.WriteAllText(PathFor(dir, CurrentJob(), scenario, entry, size, clients), ResultsFile.SerializeCase(result));
     }
 
     /// <summary>The case a benchmark case left, or null if it left none; read once, then remembered.</summary>
@@ -40,7 +46,7 @@ public static class LatencySidecar
         {
             return null;
         }
-        return Cache.GetOrAdd(PathFor(dir, c.Job.Id, ScenarioOf(c), entry, size),
+        return Cache.GetOrAdd(PathFor(dir, c.Job.Id, ScenarioOf(c), entry, size, ClientsOf(c)),
             path => File.Exists(path) ? ResultsFile.ParseCase(File.ReadAllText(path)) : null);
     }
 
@@ -53,8 +59,8 @@ public static class LatencySidecar
     }
 
     /// <summary>One file per job and case; the entry may carry options ("mmf?wait=spin"), kept readable in the name.</summary>
-    private static string PathFor(string dir, string job, string scenario, string entry, int size) =>
-        Path.Combine(dir, $"{Safe(job)}-{scenario}-{Safe(entry)}-{size}.json");
+    private static string PathFor(string dir, string job, string scenario, string entry, int size, int clients) =>
+        Path.Combine(dir, $"{Safe(job)}-{scenario}-{Safe(entry)}-{size}{(clients > 1 ? $"-x{clients}" : "")}.json");
 
     private static string Safe(string text) => string.Concat(text.Select(ch => char.IsAsciiLetterOrDigit(ch) || ch is '-' or '.' ? ch : '_'));
 }

@@ -13,7 +13,7 @@ namespace IpcBench.Benchmarks;
 /// </summary>
 public class RoundTripBenchmark
 {
-    public const string Scenario = "steady";
+    public const string Scenario = Reporting.CaseOptions.Steady;
 
     /// <summary>How many of the latest round trips the percentiles are over (a ring of 8 MB).</summary>
     private const int KeptSamples = 1 << 20;

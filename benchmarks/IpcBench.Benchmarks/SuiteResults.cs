@@ -16,7 +16,7 @@ public static class SuiteResults
 {
     public const string Kind = "bench";
 
-    /// <summary>The cases that will not run here, with the reason: transports that do not run on this OS, sizes a transport cannot carry.</summary>
+    /// <summary>The cases that will not run here, with the reason: transports that do not run on this OS, sizes a transport cannot carry, clients a server cannot serve at once.</summary>
     public static IReadOnlyList<SkippedCase> Skipped()
     {
         var skipped = new List<SkippedCase>();
@@ -36,6 +36,13 @@ public static class SuiteResults
                     skipped.Add(new SkippedCase(t.Name, options, size, tooLarge));
                 }
             }
+            foreach (int clients in ThroughputBenchmark.ClientCounts)
+            {
+                if (t.Capabilities.RejectClients(clients) is { } oneAtATime)
+                {
+                    skipped.Add(new SkippedCase(t.Name, CaseOptionsOf(entry, ThroughputBenchmark.Scenario, clients), 1, oneAtATime));
+                }
+            }
         }
         return skipped;
     }
@@ -52,16 +59,18 @@ public static class SuiteResults
                 continue;
             }
             string transport = SuiteSettings.Resolve(entry).Name;
-            string options = CaseOptionsOf(entry, LatencySidecar.ScenarioOf(c));
+            string options = CaseOptionsOf(entry, LatencySidecar.ScenarioOf(c), LatencySidecar.ClientsOf(c));
             var sidecar = LatencySidecar.Read(c);
             if (!report.Success || report.ResultStatistics is not { Mean: > 0 } stats || sidecar is null)
             {
                 skipped.Add(new SkippedCase(transport, options, size, "the benchmark failed or left no measurements: see the run's .log"));
                 continue;
             }
+            double rate = 1e9 / stats.Mean; // one round trip (or connect cycle) per operation, Mean in ns
             cases.Add(sidecar with
             {
-                RequestsPerSecond = Figures.PerSecond(1e9 / stats.Mean), // one round trip (or connect cycle) per operation, Mean in ns
+                RequestsPerSecond = Figures.PerSecond(rate),
+                MegabytesPerSecond = Figures.Megabytes(rate, size, size),
                 AllocatedBytesPerOp = Figures.Bytes(report.GcStats.GetBytesAllocatedPerOperation(c)),
             });
         }
@@ -116,8 +125,8 @@ public static class SuiteResults
         return SuiteConfig.DefaultJobDescription;
     }
 
-    /// <summary>A suite entry's case options ("io=sync", "wait=spin"; see <see cref="Core.Options.OptionValues.Identity"/>), and the scenario unless steady.</summary>
-    public static string CaseOptionsOf(string entry, string scenario = RoundTripBenchmark.Scenario) =>
-        CaseOptions.ForCase(SuiteSettings.Options(entry).Identity(), scenario == ConnectBenchmark.Scenario,
-            SuiteSettings.Isolation.CaseOption());
+    /// <summary>A suite entry's case options ("io=sync", "wait=spin"; see <see cref="Core.Options.OptionValues.Identity"/>), the scenario unless steady, the clients when several.</summary>
+    public static string CaseOptionsOf(string entry, string scenario = RoundTripBenchmark.Scenario, int clients = 1) =>
+        CaseOptions.ForCase(SuiteSettings.Options(entry).Identity(), scenario, SuiteSettings.Isolation.CaseOption(),
+            CaseOptions.Load(new Core.Measurement.LoopOptions(0, 0, 0) { Clients = clients }));
 }

@@ -14,12 +14,16 @@ public static class CaseOptions
     /// <summary>The cold-start scenario: each request on a new connection. Steady state, the default, is not named.</summary>
     public const string ConnectScenario = "scenario=connect";
 
+    /// <summary>The scenario of one connection's (or many's) round trips, the default: a case does not name it.</summary>
+    public const string Steady = "steady";
+
     /// <summary>
     /// A case's options, as ping and the suite both name it: the transport's own (<c>OptionValues.Identity</c>), then
-    /// what else sets the case apart, the cold-start scenario and the isolation (e.g. "isolation=netns").
+    /// what else sets the case apart: the scenario unless steady ("scenario=connect", "scenario=throughput"), the
+    /// isolation ("isolation=netns") and the load (<see cref="Load"/>).
     /// </summary>
-    public static string ForCase(string transportOptions, bool connectScenario, string? isolation, string? load = null) =>
-        Normalize($"{transportOptions}&{(connectScenario ? ConnectScenario : "")}&{isolation}&{load}");
+    public static string ForCase(string transportOptions, string scenario, string? isolation, string? load = null) =>
+        Normalize($"{transportOptions}&{(scenario == Steady ? "" : "scenario=" + scenario)}&{isolation}&{load}");
 
     /// <summary>
     /// The load a case ran under, as case options: "clients=4&amp;rate=20000" ("" for one client, one request in flight, a

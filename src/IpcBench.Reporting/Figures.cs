@@ -22,7 +22,7 @@ public static class Figures
         Errors = r.Errors,
         LatencyUs = Latency(r.Latency),
         RequestsPerSecond = PerSecond(r.RequestsPerSecond),
-        MegabytesPerSecond = Math.Round(r.RequestsPerSecond * (size + (replySize ?? size)) / 1e6, 3),
+        MegabytesPerSecond = Megabytes(r.RequestsPerSecond, size, replySize ?? size),
         ClientRequestsPerSecond = r.ClientRequestsPerSecond.Count > 1 ? r.ClientRequestsPerSecond.Select(PerSecond).ToArray() : null,
         OfferedRate = r.OfferedRate is double offered ? PerSecond(offered) : null,
         Sustained = r.Sustained,
@@ -42,6 +42,9 @@ public static class Figures
     public static IReadOnlyList<double> Samples(IEnumerable<double> samplesUs) => samplesUs.Select(Us).ToArray();
 
     public static double PerSecond(double rate) => Math.Round(rate, 1);
+
+    /// <summary>Payload megabytes (10^6 B) per second at <paramref name="rate"/> requests per second, requests and replies together.</summary>
+    public static double Megabytes(double rate, int requestSize, int replySize) => Math.Round(rate * (requestSize + replySize) / 1e6, 3);
 
     public static double? Bytes(double? bytes) => bytes is double b ? Math.Round(b, 2) : null;
 }

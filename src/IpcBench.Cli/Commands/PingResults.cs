@@ -49,7 +49,7 @@ internal static class PingResults
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario, run.Namespace?.Isolation.CaseOption(), CaseOptions.Load(loop));
+        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario ? "connect" : CaseOptions.Steady, run.Namespace?.Isolation.CaseOption(), CaseOptions.Load(loop));
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,

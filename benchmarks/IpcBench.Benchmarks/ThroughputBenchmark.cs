@@ -1,0 +1,199 @@
+using System.Diagnostics;
+using BenchmarkDotNet.Attributes;
+using IpcBench.Core;
+using IpcBench.Core.Hosting;
+using IpcBench.Core.Measurement;
+
+namespace IpcBench.Benchmarks;
+
+/// <summary>
+/// Aggregate throughput: <see cref="Clients"/> connections to one server, each driven by a thread of its own with one
+/// request in flight. An operation is one request; each invocation releases every client for its share of
+/// <see cref="RequestsPerInvoke"/> and waits for the last, so that the Req/s column is the requests per second of all
+/// clients together. Every round trip is timed too (the percentiles are over every client's requests), and each
+/// client's rate kept (the MB/s and client spread columns).
+/// </summary>
+public class ThroughputBenchmark
+{
+    public const string Scenario = "throughput";
+
+    /// <summary>Requests per invocation, split evenly over the clients (1,024 is divisible by each client count).</summary>
+    public const int RequestsPerInvoke = 1024;
+
+    private static readonly TimeSpan RoundTimeout = TimeSpan.FromMinutes(2);
+
+    private LocalServer? _server;
+    private readonly List<IConnection> _connections = [];
+    private Client[] _clients = [];
+    private CountdownEvent? _done;
+    private CostMeter _cost;
+    private ServerStats.Snapshot? _serverBefore;
+    private long _measuring;
+
+    [ParamsSource(nameof(Transports))]
+    public string Transport { get; set; } = "tcp";
+
+    [Params(1)]
+    public int Size { get; set; }
+
+    [ParamsSource(nameof(ClientCounts))]
+    public int Clients { get; set; }
+
+    public static IEnumerable<string> Transports => SuiteSettings.Transports;
+
+    public static IReadOnlyList<int> ClientCounts { get; } = [1, 4, 16];
+
+    [GlobalSetup]
+    public async Task SetupAsync()
+    {
+        (var transport, _server, var address) = await SuiteServer.StartAsync(Transport);
+        bool tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
+        for (int i = 0; i < Clients; i++)
+        {
+            _connections.Add(await transport.ConnectAsync(address));
+        }
+        _done = new CountdownEvent(Clients);
+        _clients = [.. _connections.Select((c, i) => new Client(new Exchange(c, Size, firstNumber: (long)i << 40), tolerateLoss, RequestsPerInvoke / Clients, _done))];
+        ThreadPool.GetMinThreads(out int workers, out int io);
+        ThreadPool.SetMinThreads(Math.Max(workers, Clients + Environment.ProcessorCount), io); // clients of pool-completing transports block there
+        for (int i = 0; i < 10; i++)
+        {
+            Round(); // connection warm-up, before any timing
+        }
+        foreach (var client in _clients)
+        {
+            client.Forget();
+        }
+        _serverBefore = await ServerStats.QueryAsync(_connections[0]);
+        _cost = CostMeter.Start();
+    }
+
+    [Benchmark(OperationsPerInvoke = RequestsPerInvoke)]
+    public void Round()
+    {
+        long started = Stopwatch.GetTimestamp();
+        _done!.Reset();
+        foreach (var client in _clients)
+        {
+            client.Go();
+        }
+        if (!_done.Wait(RoundTimeout))
+        {
+            throw new TransportTimeoutException($"the clients did not finish {RequestsPerInvoke} requests within {RoundTimeout.TotalSeconds:0} s");
+        }
+        _measuring += Stopwatch.GetTimestamp() - started;
+        foreach (var client in _clients)
+        {
+            client.ThrowIfFailed();
+        }
+    }
+
+    [GlobalCleanup]
+    public async Task CleanupAsync()
+    {
+        long requests = _clients.Sum(c => c.Recorder.Count + c.Errors);
+        var cost = _cost.Stop(requests) with { Elapsed = Stopwatch.GetElapsedTime(0, _measuring) };
+        double? serverCpu = _serverBefore is { } before && _connections.Count > 0 && await ServerStats.QueryAsync(_connections[0]) is { } after
+            ? after.CpuUsPerRequestSince(before)
+            : null;
+        foreach (var client in _clients)
+        {
+            client.Stop();
+        }
+        var recorder = LatencyRecorder.Combine([.. _clients.Select(c => c.Recorder)]);
+        LatencySidecar.Write(Scenario, Transport, Size, new LoopResult(recorder.Summarize(), _clients.Sum(c => c.Errors), cost, serverCpu)
+        {
+            Curve = recorder.Curve(),
+            SamplesUs = recorder.Sample(),
+            ClientRequestsPerSecond = [.. _clients.Select(c => c.RequestsPerSecond)],
+        }, Clients);
+        foreach (var connection in _connections)
+        {
+            await connection.DisposeAsync();
+        }
+        _done?.Dispose();
+        if (_server is not null)
+        {
+            await _server.DisposeAsync();
+        }
+    }
+
+    /// <summary>One connection's thread: waits to be released, sends its share of a round, signals, waits again.</summary>
+    private sealed class Client
+    {
+        private const int KeptSamples = 1 << 18;
+
+        private readonly Exchange _exchange;
+        private readonly bool _tolerateLoss;
+        private readonly int _share;
+        private readonly CountdownEvent _done;
+        private readonly SemaphoreSlim _go = new(0);
+        private readonly Task _thread;
+        private volatile bool _stopping;
+        private Exception? _failure;
+        private long _busyTicks;
+
+        public Client(Exchange exchange, bool tolerateLoss, int share, CountdownEvent done)
+        {
+            (_exchange, _tolerateLoss, _share, _done) = (exchange, tolerateLoss, share, done);
+            _thread = DedicatedThread.Start("ipcbench throughput client", () => RunAsync().GetAwaiter().GetResult());
+        }
+
+        public LatencyRecorder Recorder { get; } = new(KeptSamples, keepLatest: true);
+
+        public long Errors { get; private set; }
+
+        public double RequestsPerSecond => Recorder.Count / Stopwatch.GetElapsedTime(0, Math.Max(_busyTicks, 1)).TotalSeconds;
+
+        public void Go() => _go.Release();
+
+        /// <summary>Warm-up is over: what was recorded so far does not count.</summary>
+        public void Forget()
+        {
+            Recorder.Reset();
+            (Errors, _busyTicks) = (0, 0);
+        }
+
+        public void ThrowIfFailed()
+        {
+            if (_failure is { } e)
+            {
+                throw new TransportException($"a client failed: {e.Message}", e);
+            }
+        }
+
+        public void Stop()
+        {
+            _stopping = true;
+            _go.Release();
+            _thread.Wait(RoundTimeout);
+        }
+
+        private async Task RunAsync()
+        {
+            while (true)
+            {
+                _go.Wait(); // blocking: a client whose transport completes inline keeps its own thread
+                if (_stopping)
+                {
+                    return;
+                }
+                long started = Stopwatch.GetTimestamp();
+                try
+                {
+                    for (int i = 0; i < _share; i++)
+                    {
+                        long ticks = await _exchange.SendAsync(_tolerateLoss, CancellationToken.None).ConfigureAwait(false);
+                        if (ticks >= 0) Recorder.Record(ticks); else Errors++;
+                    }
+                }
+                catch (Exception e)
+                {
+                    _failure = e;
+                }
+                _busyTicks += Stopwatch.GetTimestamp() - started;
+                _done.Signal();
+            }
+        }
+    }
+}
