@@ -196,6 +196,12 @@ public class CliTests
     [InlineData("ping --transport tcp --isolation netns --server tcp://127.0.0.1:1", "--isolation places the server ping starts")]
     [InlineData("ping --transport tcp --wait-for-server 5s", "--wait-for-server waits for a --server")]
     [InlineData("ping --transport tcp --isolation vm", "--isolation must be none, netns or container, not 'vm'")]
+    [InlineData("ping --transport tcp --count 10 --duration 1s", "--count and --duration exclude each other")]
+    [InlineData("ping --transport tcp --rate 1000 --gap 1ms", "--rate and --gap exclude each other")]
+    [InlineData("ping --transport tcp --rate fast", "--rate must be a positive rate in requests per second")]
+    [InlineData("ping --transport tcp --clients 0", "--clients must be a whole number from 1 to 1024")]
+    [InlineData("ping --transport tcp --warmup soon", "--warmup must be a number of requests from 0 to 100000000 or a duration")]
+    [InlineData("ping --transport tcp --scenario connect --clients 2", "--scenario connect runs one cycle after another")]
     [InlineData("serve", "Option '--transport' is required")]
     [InlineData("serve --transport signalr --io async", "signalr has no option 'io'")]
     [InlineData("frobnicate", "Unrecognized command or argument 'frobnicate'")]
@@ -221,6 +227,29 @@ public class CliTests
         var (listed, stdout, _) = await RunAsync("list");
         Assert.Equal(0, listed);
         Assert.Matches(@"grpc-pipe +no .*Kestrel listens on named pipes only on Windows", stdout);
+    }
+
+    [Fact]
+    public async Task Ping_under_load_reports_every_client_and_an_open_loop_it_could_not_sustain()
+    {
+        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--clients", "3", "--count", "600", "--warmup", "30", "--no-results");
+        Assert.True(exit == 0, stderr);
+        Assert.Contains("clients=3", stdout);
+        Assert.Matches(@"clients +3: the slowest \d+ requests/s, the fastest \d+", stdout);
+        Assert.Matches(@"x 600 ", stdout);
+
+        // Ten million requests a second is beyond any transport here: the run must say so, not print what it managed as if asked.
+        (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--rate", "10000k", "--duration", "300ms", "--warmup", "10", "--no-results");
+        Assert.True(exit == 0, stderr);
+        Assert.Contains("NOT SUSTAINED", stdout);
+    }
+
+    [Fact]
+    public async Task A_load_the_transport_cannot_carry_is_not_supported_and_exits_3()
+    {
+        var (exit, _, stderr) = await RunAsync("ping", "--transport", "tcp", "--in-flight", "4");
+        Assert.Equal(3, exit);
+        Assert.Contains("tcp cannot run this load: it carries one request at a time on a connection", stderr);
     }
 
     [Fact]

@@ -180,18 +180,24 @@ public static class LoadLoop
         public async Task RunAsync(CountdownEvent ready, ManualResetEventSlim go, StrongBox<long> start, Action<double>? progress, CancellationToken ct)
         {
             await WarmUpAsync(ct).ConfigureAwait(false);
+            Errors = 0;
             Recorder = new LatencyRecorder(Capacity());
             ready.Signal();
             go.Wait(ct); // blocking: a lane whose transport completes inline keeps its own thread
-            await MeasureAsync(start.Value, progress, ct).ConfigureAwait(false);
+            long deadline = options.Duration > TimeSpan.Zero ? start.Value + Ticks(options.Duration) : long.MaxValue;
+            await LoopAsync(start.Value, deadline, options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options.Count), Recorder, progress, ct)
+                .ConfigureAwait(false);
+            End = Stopwatch.GetTimestamp();
         }
 
         /// <summary>
-        /// Its share of the warm-up requests (or of the warm-up time), then more until this process's JIT has been quiet
-        /// for <see cref="JitQuiet"/>. Tiered compilation recompiles the hot path (and, with dynamic PGO, instruments it
-        /// first) in the background during the first second or so; on a pinned CPU each recompilation preempts the loop,
-        /// and it used to land in the measured requests as p99.9 two to three times the C yardstick's and milliseconds of
-        /// max. A long-running service is past that; so is the measurement now. No warm-up at all still means none.
+        /// The measured loop itself, at the measured rate, for its share of the warm-up requests (or the warm-up time),
+        /// then in short rounds until this process's JIT has been quiet for <see cref="JitQuiet"/>. Tiered compilation
+        /// recompiles the hot path (and, with dynamic PGO, instruments it first, and replaces a long loop on the stack)
+        /// in the background during the first second or so; on a pinned CPU each recompilation preempts the loop, and
+        /// it used to land in the measured requests as p99.9 two to three times the C yardstick's and milliseconds of
+        /// max (and, in an open loop, in the p99 of every request queued behind it). A long-running service is past
+        /// that; so is the measurement now. No warm-up at all still means none.
         /// </summary>
         private async Task WarmUpAsync(CancellationToken ct)
         {
@@ -199,21 +205,17 @@ public static class LoadLoop
             {
                 return;
             }
-            long begin = Stopwatch.GetTimestamp(), sent = 0;
-            int share = Share(options.Warmup);
-            while (sent < share || Stopwatch.GetElapsedTime(begin) < options.WarmupDuration)
-            {
-                ct.ThrowIfCancellationRequested();
-                await _exchange.SendAsync(options.TolerateLoss, ct).ConfigureAwait(false);
-                sent++;
-            }
+            var scratch = new LatencyRecorder(4096, keepLatest: true);
+            long begin = Stopwatch.GetTimestamp();
+            long deadline = options.WarmupDuration > TimeSpan.Zero ? begin + Ticks(options.WarmupDuration) : long.MaxValue;
+            long sent = await LoopAsync(begin, deadline, options.WarmupDuration > TimeSpan.Zero ? int.MaxValue : Share(options.Warmup), scratch, null, ct)
+                .ConfigureAwait(false);
             long quietSince = Stopwatch.GetTimestamp();
             long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
             while (Stopwatch.GetElapsedTime(quietSince) < JitQuiet && Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
             {
-                ct.ThrowIfCancellationRequested();
-                await _exchange.SendAsync(options.TolerateLoss, ct).ConfigureAwait(false);
-                sent++;
+                long round = Stopwatch.GetTimestamp();
+                sent += await LoopAsync(round, round + Ticks(JitRound), int.MaxValue, scratch, null, ct).ConfigureAwait(false);
                 if (System.Runtime.JitInfo.GetCompiledMethodCount() is var now && now != compiled)
                 {
                     (compiled, quietSince) = (now, Stopwatch.GetTimestamp());
@@ -221,6 +223,11 @@ public static class LoadLoop
             }
             _warmupRate = sent / Stopwatch.GetElapsedTime(begin).TotalSeconds;
         }
+
+        /// <summary>How long each round of the wait for a quiet JIT runs.</summary>
+        private static readonly TimeSpan JitRound = TimeSpan.FromMilliseconds(20);
+
+        private static long Ticks(TimeSpan t) => (long)(t.TotalSeconds * Stopwatch.Frequency);
 
         /// <summary>This lane's part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>
         private int Share(int total) => total / options.Lanes + (index < total % options.Lanes ? 1 : 0);
@@ -236,32 +243,32 @@ public static class LoadLoop
             return (int)Math.Min(1.5 * rate * options.Duration.TotalSeconds + 1024, 1 << 26);
         }
 
-        private async Task MeasureAsync(long start, Action<double>? progress, CancellationToken ct)
+        /// <summary>
+        /// Requests from <paramref name="start"/> until <paramref name="share"/> are sent or <paramref name="deadline"/>
+        /// passes, each recorded; returns how many were sent.
+        /// </summary>
+        private async Task<long> LoopAsync(long start, long deadline, int share, LatencyRecorder recorder, Action<double>? progress, CancellationToken ct)
         {
-            bool timed = options.Duration > TimeSpan.Zero;
-            long deadline = timed ? start + (long)(options.Duration.TotalSeconds * Stopwatch.Frequency) : long.MaxValue;
-            int share = timed ? int.MaxValue : Share(options.Count);
+            bool timed = deadline != long.MaxValue;
             // An open loop's schedule: this lane's requests at a fixed interval, the lanes staggered across it.
             double interval = options.Rate > 0 ? Stopwatch.Frequency * options.Lanes / options.Rate : 0;
             double intended = start + interval * index / options.Lanes;
-            int consecutiveLosses = 0;
-            for (int n = 0; n < share; n++)
+            int consecutiveLosses = 0, n = 0;
+            for (; n < share; n++)
             {
                 ct.ThrowIfCancellationRequested();
+                // A run bound by time ends at its deadline even when an open loop is behind: the requests it could
+                // not send show as an achieved rate below the offered one.
+                if (timed && (Stopwatch.GetTimestamp() >= deadline || intended >= deadline))
+                {
+                    break;
+                }
                 long since = 0;
                 if (interval > 0)
                 {
                     since = (long)intended;
-                    if (since >= deadline)
-                    {
-                        break;
-                    }
-                    Schedule.WaitUntil(since, ct);
+                    await Schedule.WaitUntilAsync(since, ct).ConfigureAwait(false);
                     intended += interval;
-                }
-                else if (timed && Stopwatch.GetTimestamp() >= deadline)
-                {
-                    break;
                 }
                 long ticks = await _exchange.SendAsync(options.TolerateLoss, ct, since).ConfigureAwait(false);
                 if (ticks < 0)
@@ -274,17 +281,17 @@ public static class LoadLoop
                     continue;
                 }
                 consecutiveLosses = 0;
-                Recorder.Record(ticks);
+                recorder.Record(ticks);
                 if (options.Gap > TimeSpan.Zero)
                 {
                     Thread.Sleep(options.Gap);
                 }
                 if ((n & 1023) == 1023)
                 {
-                    progress?.Invoke(timed ? Stopwatch.GetElapsedTime(start).TotalSeconds / options.Duration.TotalSeconds : (n + 1.0) / share);
+                    progress?.Invoke(timed ? (double)(Stopwatch.GetTimestamp() - start) / (deadline - start) : (n + 1.0) / share);
                 }
             }
-            End = Stopwatch.GetTimestamp();
+            return n;
         }
     }
 }

@@ -18,21 +18,27 @@ internal sealed class ChartFrame
 
     private double _legendY = Top + 4;
 
-    public ChartFrame(string title, string subtitle, IEnumerable<double> latenciesUs)
+    private readonly string _axisTitle;
+    private readonly Func<double, string> _label;
+
+    /// <param name="values">What the y axis must hold: latencies in microseconds, unless <paramref name="label"/> says otherwise.</param>
+    public ChartFrame(string title, string subtitle, IEnumerable<double> values,
+        string axisTitle = "round-trip latency (log scale)", Func<double, string>? label = null)
     {
         Svg = new Svg(Width, Height, title);
         Svg.Text(Left, 30, title, size: 17, bold: true);
         Svg.Text(Left, 52, subtitle, size: 12, fill: Svg.Muted);
-        var (min, max) = LogScale.NiceBounds(latenciesUs);
+        var (min, max) = LogScale.NiceBounds(values);
         Y = new LogScale(min, max, Bottom, Top);
+        (_axisTitle, _label) = (axisTitle, label ?? LogScale.LatencyLabel);
     }
 
     public Svg Svg { get; }
 
     public LogScale Y { get; }
 
-    /// <summary>The latency grid and its labels, and the y axis title.</summary>
-    public void DrawLatencyAxis()
+    /// <summary>The y grid and its labels, and the y axis title.</summary>
+    public void DrawYAxis()
     {
         foreach (var (value, major, labelled) in Y.Ticks())
         {
@@ -40,10 +46,10 @@ internal sealed class ChartFrame
             Svg.Line(Left, y, Right, y, major || labelled ? GridMajor : GridMinor);
             if (labelled)
             {
-                Svg.Text(Left - 8, y + 4, LogScale.LatencyLabel(value), size: 11, anchor: "end", fill: Svg.Muted);
+                Svg.Text(Left - 8, y + 4, _label(value), size: 11, anchor: "end", fill: Svg.Muted);
             }
         }
-        Svg.Text(20, (Top + Bottom) / 2, "round-trip latency (log scale)", size: 12, anchor: "middle", fill: Svg.Muted, rotate: -90);
+        Svg.Text(20, (Top + Bottom) / 2, _axisTitle, size: 12, anchor: "middle", fill: Svg.Muted, rotate: -90);
         Svg.Line(Left, Top, Left, Bottom, "#888888");
         Svg.Line(Left, Bottom, Right, Bottom, "#888888");
     }

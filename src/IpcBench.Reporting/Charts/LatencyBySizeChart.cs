@@ -16,7 +16,7 @@ public static class LatencyBySizeChart
         var values = run.Cases.SelectMany(c => new[] { c.LatencyUs.P50, c.LatencyUs.P99 });
         var frame = new ChartFrame("Round-trip latency by payload size", ChartFrame.Subtitle(run), values);
         var svg = frame.Svg;
-        frame.DrawLatencyAxis();
+        frame.DrawYAxis();
         if (layout.Rows.Count == 0)
         {
             frame.Empty("no case ran");

@@ -31,7 +31,7 @@ public static class PercentileChart
         string title = size is int sz ? $"Latency percentiles at {Units.Size(sz)}" : "Latency percentiles";
         var frame = new ChartFrame(title, ChartFrame.Subtitle(run), charted.SelectMany(r => r.Case!.PercentilesUs.Select(p => p.Us)));
         var svg = frame.Svg;
-        frame.DrawLatencyAxis();
+        frame.DrawYAxis();
         var x = new LogScale(1, MaxPosition, ChartFrame.Left, ChartFrame.Right);
         foreach (var (p, label) in Ticks)
         {

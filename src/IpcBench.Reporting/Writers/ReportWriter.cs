@@ -29,6 +29,14 @@ public static class ReportWriter
         var charted = SteadyStateOnly(run);
         Write(LatencyBySizeChart.FileName, LatencyBySizeChart.Render(charted));
         Write(PercentileChart.FileName, PercentileChart.Render(charted));
+        if (LoadCharts.HasClientSeries(run))
+        {
+            Write(LoadCharts.ThroughputFileName, LoadCharts.RenderThroughput(run));
+        }
+        if (LoadCharts.HasOpenLoop(run))
+        {
+            Write(LoadCharts.LatencyFileName, LoadCharts.RenderLatency(run));
+        }
         return written;
     }
 

@@ -1,0 +1,107 @@
+using IpcBench.Reporting.Writers;
+
+namespace IpcBench.Reporting.Charts;
+
+/// <summary>
+/// The two charts of a run under load, each a line per transport (its options but the load's): requests/s against
+/// clients (throughput-by-clients.svg: where adding callers stops paying), and latency against offered load
+/// (latency-by-load.svg, from open-loop cases: the knee where a transport saturates; a rate it could not sustain is a
+/// hollow marker). Both axes are logarithmic. Written only for a run that has such cases.
+/// </summary>
+public static class LoadCharts
+{
+    public const string ThroughputFileName = "throughput-by-clients.svg";
+    public const string LatencyFileName = "latency-by-load.svg";
+
+    private static readonly string[] LoadKeys = ["clients", "rate"];
+
+    public static double Clients(CaseResult c) => CaseOptions.Number(c.Options, "clients", 1);
+
+    public static bool IsOpenLoop(CaseResult c) => c.OfferedRate is not null;
+
+    /// <summary>Cases of a transport at more than one client count, closed loop.</summary>
+    public static bool HasClientSeries(RunResults run) => Series(run, c => !IsOpenLoop(c)).Any(s => s.Points.Select(Clients).Distinct().Count() > 1);
+
+    public static bool HasOpenLoop(RunResults run) => run.Cases.Any(IsOpenLoop);
+
+    public static string RenderThroughput(RunResults run)
+    {
+        var series = Series(run, c => !IsOpenLoop(c)).Where(s => s.Points.Select(Clients).Distinct().Count() > 1).ToList();
+        var frame = new ChartFrame("Requests per second by clients", ChartFrame.Subtitle(run),
+            series.SelectMany(s => s.Points.Select(c => c.RequestsPerSecond)), "requests/s, every client together (log scale)", Units.Rate);
+        var x = new LogScale(Math.Max(0.8, series.SelectMany(s => s.Points).Min(Clients) * 0.8), series.SelectMany(s => s.Points).Max(Clients) * 1.25,
+            ChartFrame.Left, ChartFrame.Right);
+        frame.DrawYAxis();
+        foreach (double clients in series.SelectMany(s => s.Points).Select(Clients).Distinct().Order())
+        {
+            frame.XTick(x.Map(clients), Units.Count((long)clients));
+        }
+        frame.XTitle("clients (connections at once, a thread each)");
+        Draw(frame, series, c => x.Map(Clients(c)), c => c.RequestsPerSecond,
+            c => $"{Units.Count((long)Clients(c))} clients: {Units.Rate(c.RequestsPerSecond)} requests/s, p99 {Units.Us(c.LatencyUs.P99)} us");
+        return frame.Svg.ToString();
+    }
+
+    public static string RenderLatency(RunResults run)
+    {
+        var series = Series(run, IsOpenLoop).ToList();
+        var frame = new ChartFrame("Latency by offered load (open loop)", ChartFrame.Subtitle(run),
+            series.SelectMany(s => s.Points.SelectMany(c => new[] { c.LatencyUs.P50, c.LatencyUs.P99 })));
+        var rates = series.SelectMany(s => s.Points).Select(c => c.OfferedRate!.Value).ToList();
+        var (lo, hi) = LogScale.NiceBounds(rates);
+        var x = new LogScale(lo, hi, ChartFrame.Left, ChartFrame.Right);
+        frame.DrawYAxis();
+        foreach (var (value, _, labelled) in x.Ticks())
+        {
+            if (labelled)
+            {
+                frame.XTick(x.Map(value), Units.Rate(value));
+            }
+        }
+        frame.XTitle("offered load, requests/s (log scale)");
+        Draw(frame, series, c => x.Map(c.OfferedRate!.Value), c => c.LatencyUs.P99,
+            c => $"{Units.Rate(c.OfferedRate!.Value)} requests/s offered, {Units.Rate(c.RequestsPerSecond)} achieved{(c.Sustained == false ? " (not sustained)" : "")}: p50 {Units.Us(c.LatencyUs.P50)} us, p99 {Units.Us(c.LatencyUs.P99)} us",
+            p50: true);
+        frame.LegendGap();
+        frame.LegendEntry("p99", Svg.Muted);
+        frame.LegendEntry("p50", Svg.Muted, "6 4");
+        frame.LegendEntry("rate not sustained", Svg.Muted, hollowMarker: true);
+        return frame.Svg.ToString();
+    }
+
+    private sealed record Line(string Label, IReadOnlyList<CaseResult> Points);
+
+    /// <summary>The cases that <paramref name="include"/>s, a line per transport and options other than the load's, in the run's order.</summary>
+    private static IEnumerable<Line> Series(RunResults run, Func<CaseResult, bool> include)
+    {
+        var cases = run.Cases.Where(include).ToList();
+        string common = CaseOptions.Common(cases.Select(c => Unloaded(c.Options)));
+        return cases.GroupBy(c => CaseOptions.Label(c.Transport, Unloaded(c.Options), common))
+            .Select(g => new Line(g.Key, [.. g.OrderBy(c => c.OfferedRate ?? Clients(c))]));
+    }
+
+    private static string Unloaded(string options) =>
+        CaseOptions.Without(options, string.Join("&", CaseOptions.Parse(options).Where(kv => LoadKeys.Contains(kv.Key)).Select(kv => $"{kv.Key}={kv.Value}")));
+
+    private static void Draw(ChartFrame frame, List<Line> series, Func<CaseResult, double> x, Func<CaseResult, double> y,
+        Func<CaseResult, string> tooltip, bool p50 = false)
+    {
+        frame.LegendHeading("transport");
+        for (int i = 0; i < series.Count; i++)
+        {
+            string colour = Palette.Colour(i);
+            var line = series[i];
+            frame.Svg.Polyline(line.Points.Select(c => (x(c), frame.Y.Map(y(c)))), colour, 2.25);
+            if (p50)
+            {
+                frame.Svg.Polyline(line.Points.Select(c => (x(c), frame.Y.Map(c.LatencyUs.P50))), colour, 1.5, "6 4");
+            }
+            foreach (var c in line.Points)
+            {
+                bool hollow = c.Sustained == false;
+                frame.Svg.Circle(x(c), frame.Y.Map(y(c)), 4, hollow ? "#ffffff" : colour, colour, tooltip: $"{line.Label} at {tooltip(c)}");
+            }
+            frame.LegendEntry(line.Label, colour);
+        }
+    }
+}

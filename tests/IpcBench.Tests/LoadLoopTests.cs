@@ -1,0 +1,81 @@
+using System.Diagnostics;
+using IpcBench.Core;
+using IpcBench.Core.Measurement;
+
+namespace IpcBench.Tests;
+
+/// <summary>The load loop over in-process echo connections whose reply takes a set time: what it counts and how it times.</summary>
+public class LoadLoopTests
+{
+    /// <summary>An echo that answers after <paramref name="delay"/> (busy-waited: a sleep's wake-up is too coarse to test against).</summary>
+    private sealed class SlowEcho(TimeSpan delay) : IConnection
+    {
+        public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+        {
+            long until = Stopwatch.GetTimestamp() + (long)(delay.TotalSeconds * Stopwatch.Frequency);
+            while (Stopwatch.GetTimestamp() < until)
+            {
+            }
+            request.CopyTo(reply);
+            return ValueTask.FromResult(request.Length);
+        }
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    }
+
+    private static IConnection[] Echoes(int n, TimeSpan delay) => [.. Enumerable.Range(0, n).Select(_ => new SlowEcho(delay))];
+
+    [Fact]
+    public async Task Several_clients_share_the_count_and_every_request_is_in_the_percentiles()
+    {
+        var result = await LoadLoop.RunAsync(Echoes(3, TimeSpan.Zero), new LoopOptions(Size: 16, Count: 301, Warmup: 0) { Clients = 3 });
+        Assert.Equal(301, result.Latency.Count);
+        Assert.Equal(3, result.ClientRequestsPerSecond.Count);
+        Assert.All(result.ClientRequestsPerSecond, rate => Assert.True(rate > 0));
+        Assert.Null(result.OfferedRate);
+        Assert.Null(result.Sustained);
+    }
+
+    [Fact]
+    public async Task A_run_bound_by_time_stops_at_its_duration()
+    {
+        var result = await LoadLoop.RunAsync(Echoes(2, TimeSpan.FromMilliseconds(1)),
+            new LoopOptions(Size: 8, Count: 0, Warmup: 0) { Clients = 2, Duration = TimeSpan.FromMilliseconds(300) });
+        Assert.InRange(result.Cost.Elapsed.TotalMilliseconds, 300, 3_000);
+        Assert.InRange(result.Latency.Count, 2, 2 * 300);
+    }
+
+    [Fact]
+    public async Task An_open_loop_times_requests_from_when_they_were_due_and_says_when_it_fell_behind()
+    {
+        // Each reply takes 2 ms, so one client manages 500 a second at most. Asked for 100 a second it keeps up, and
+        // a request takes its 2 ms; asked for 2,000 a second it falls behind, and the requests that waited their turn
+        // are timed from when they were due: the later ones waited far longer than the 2 ms of their own round trip.
+        var easy = await LoadLoop.RunAsync(Echoes(1, TimeSpan.FromMilliseconds(2)), new LoopOptions(Size: 8, Count: 20, Warmup: 0) { Rate = 100 });
+        Assert.True(easy.Sustained);
+        Assert.InRange(easy.Latency.P50Us, 2_000, 10_000);
+
+        var hard = await LoadLoop.RunAsync(Echoes(1, TimeSpan.FromMilliseconds(2)), new LoopOptions(Size: 8, Count: 100, Warmup: 0) { Rate = 2_000 });
+        Assert.False(hard.Sustained);
+        Assert.Equal(2_000, hard.OfferedRate);
+        Assert.True(hard.Latency.MaxUs > 50_000, $"the last request waited {hard.Latency.MaxUs} us; 100 requests due within 50 ms took 200 ms");
+    }
+
+    [Fact]
+    public async Task A_client_that_fails_stops_the_others_and_its_error_is_the_one_reported()
+    {
+        var connections = Echoes(3, TimeSpan.Zero);
+        connections[1] = new Failing();
+        var e = await Assert.ThrowsAsync<TransportException>(() =>
+            LoadLoop.RunAsync(connections, new LoopOptions(Size: 8, Count: 3_000, Warmup: 5) { Clients = 3 }).WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal("the server went away", e.Message);
+    }
+
+    private sealed class Failing : IConnection
+    {
+        public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default) =>
+            ValueTask.FromException<int>(new TransportException("the server went away"));
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    }
+}
