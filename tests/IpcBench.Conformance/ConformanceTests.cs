@@ -103,6 +103,25 @@ public class ConformanceTests
     }
 
     [Theory]
+    [MemberData(nameof(TransportCases.Pipelined), MemberType = typeof(TransportCases))]
+    public async Task Carries_several_requests_in_flight_on_one_connection_each_reply_to_its_request(string transport)
+    {
+        const int inFlight = 8, requests = 100;
+        await using var server = await TestServer.StartAsync(transport);
+        await using var connection = await server.ConnectAsync();
+        // Eight loops on the one connection, each with its own size: a reply matched to the wrong request fails its length check.
+        var loops = Enumerable.Range(0, inFlight).Select(async k =>
+        {
+            var exchange = new Exchange(connection, 100 + k, firstNumber: (long)k << 40);
+            for (int i = 0; i < requests; i++)
+            {
+                Assert.True(await exchange.SendAsync(false, default) >= 0);
+            }
+        });
+        await Task.WhenAll(loops).WaitAsync(TimeSpan.FromMinutes(2));
+    }
+
+    [Theory]
     [MemberData(nameof(TransportCases.AllVariants), MemberType = typeof(TransportCases))]
     public async Task Connect_request_close_cycles_run_back_to_back(string transport, string variant)
     {

@@ -32,6 +32,9 @@ public static class TransportCases
         return data;
     }
 
+    /// <summary>Transports that carry several requests in flight on one connection.</summary>
+    public static TheoryData<string> Pipelined => [.. Runnable.Where(t => t.Capabilities.Has(TransportFeatures.Pipelined)).Select(t => t.Name)];
+
     /// <summary>Transports that carry the length-prefix framing over a byte stream.</summary>
     public static TheoryData<string> Streams => [.. Runnable.Where(t => t is StreamTransport).Select(t => t.Name)];
 }

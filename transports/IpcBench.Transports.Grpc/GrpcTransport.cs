@@ -69,8 +69,10 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
         _ => null,
     };
 
+    /// <summary>Unary calls are pipelined: HTTP/2 carries concurrent calls on one channel, each its own stream.</summary>
     public TransportCapabilities Capabilities => new(
-        TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | (over == GrpcOver.Tcp ? TransportFeatures.CrossHost : 0),
+        TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | (over == GrpcOver.Tcp ? TransportFeatures.CrossHost : 0)
+        | (calls == GrpcCalls.Unary ? TransportFeatures.Pipelined : 0),
         MaxPayload);
 
     /// <summary>grpc-dotnet and Kestrel are async through and through: there is no blocking mode to vary.</summary>

@@ -40,7 +40,8 @@ public sealed class JsonRpcTransport : ITransport
     public string? UnsupportedReason => null;
 
     /// <summary>JSON-RPC has no limit of its own; IpcBench's clients keep to its usual 16 MiB.</summary>
-    public TransportCapabilities Capabilities => new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries, LengthPrefix.DefaultMaxPayload);
+    /// <summary>Invocations carry ids, so several may be outstanding on one connection.</summary>
+    public TransportCapabilities Capabilities => new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.Pipelined, LengthPrefix.DefaultMaxPayload);
 
     /// <summary>StreamJsonRpc is async through and through: there is no blocking mode to vary.</summary>
     public IReadOnlyList<TransportOption> Options => [];

@@ -40,8 +40,9 @@ public sealed class SignalRTransport : ITransport
 
     public string? UnsupportedReason => null;
 
+    /// <summary>Invocations carry ids, so several may be outstanding on one connection (the hub answers them in turn).</summary>
     public TransportCapabilities Capabilities => new(
-        TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, MaxPayload);
+        TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost | TransportFeatures.Pipelined, MaxPayload);
 
     /// <summary>HubConnection and Kestrel are async through and through: there is no blocking mode to vary.</summary>
     public IReadOnlyList<TransportOption> Options => [];

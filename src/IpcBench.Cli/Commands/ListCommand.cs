@@ -11,7 +11,8 @@ internal static class ListCommand
     public static Command Create()
     {
         var command = new Command("list", "Every registered transport: whether it runs on this machine (and if not, why), what it "
-            + "guarantees (reliable, message boundaries, cross-host, brokered), its largest message, what it really is on this OS, "
+            + "guarantees (reliable, message boundaries, cross-host, brokered; one-client when its server serves one client at a "
+            + "time), how many requests a connection carries at once (--in-flight), its largest message, what it really is on this OS, "
             + "and the options each takes (--option NAME=VALUE on ping and serve).");
         command.SetAction(_ =>
         {
@@ -30,10 +31,11 @@ internal static class ListCommand
             t.Name,
             t.UnsupportedReason is null ? "yes" : "no",
             string.Join(",", Features(t.Capabilities)),
+            t.Capabilities.Has(TransportFeatures.Pipelined) ? "several" : "one at a time",
             FormatSize(t.Capabilities.MaxMessageSize),
             t.UnsupportedReason is null ? t.Description : $"{t.Description} -- not here: {t.UnsupportedReason}",
         });
-        PrintTable(["TRANSPORT", "RUNS", "FEATURES", "MAX MSG", "WHAT IT IS"], rows);
+        PrintTable(["TRANSPORT", "RUNS", "FEATURES", "IN FLIGHT", "MAX MSG", "WHAT IT IS"], rows);
     }
 
     /// <summary>Each option once, with the transports that take it (an option several transports share is one declaration).</summary>
@@ -72,6 +74,7 @@ internal static class ListCommand
         if (caps.Has(TransportFeatures.MessageBoundaries)) yield return "messages";
         if (caps.Has(TransportFeatures.CrossHost)) yield return "cross-host";
         if (caps.Has(TransportFeatures.Brokered)) yield return "brokered";
+        if (caps.OneClientAtATime is not null) yield return "one-client";
     }
 
     public static string FormatSize(int bytes) => bytes switch
