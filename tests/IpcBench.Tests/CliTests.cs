@@ -202,6 +202,7 @@ public class CliTests
     [InlineData("ping --transport tcp --clients 0", "--clients must be a whole number from 1 to 1024")]
     [InlineData("ping --transport tcp --warmup soon", "--warmup must be a number of requests from 0 to 100000000 or a duration")]
     [InlineData("ping --transport tcp --scenario connect --clients 2", "--scenario connect runs one cycle after another")]
+    [InlineData("ping --transport tcp --clients 2 --client-processes 3", "--client-processes 3 needs at least as many --clients, not 2")]
     [InlineData("serve", "Option '--transport' is required")]
     [InlineData("serve --transport signalr --io async", "signalr has no option 'io'")]
     [InlineData("frobnicate", "Unrecognized command or argument 'frobnicate'")]
@@ -242,6 +243,79 @@ public class CliTests
         (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--rate", "10000k", "--duration", "300ms", "--warmup", "10", "--no-results");
         Assert.True(exit == 0, stderr);
         Assert.Contains("NOT SUSTAINED", stdout);
+    }
+
+    [Fact]
+    public async Task Client_processes_are_released_together_and_reported_as_one_run()
+    {
+        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--clients", "3", "--client-processes", "2",
+            "--count", "900", "--warmup", "30", "--no-results");
+        Assert.True(exit == 0, stderr);
+        Assert.Contains("client_processes=2&clients=3", stdout);
+        Assert.Matches(@"x 900 ", stdout); // every request of every process in the percentiles
+        Assert.Matches(@"clients +3: the slowest \d+ requests/s", stdout);
+    }
+
+    [Fact]
+    public async Task A_killed_ping_leaves_no_client_process_behind()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return; // no SIGKILL to send
+        }
+        var info = ServerCommand.Resolve().StartInfo();
+        foreach (string arg in new[] { "ping", "--transport", "tcp", "--clients", "2", "--client-processes", "2", "--duration", "600s", "--no-results" })
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
+        using var ping = Process.Start(info)!;
+        _ = ping.StandardError.ReadToEndAsync();
+        await Task.Delay(4000); // the workers are measuring
+        var workers = Children(ping.Id).Where(pid => CommandLine(pid).Contains("--worker-output")).ToList();
+        Assert.Equal(2, workers.Count);
+        ping.Kill(); // SIGKILL: no chance to clean up; the workers see their stdin close
+        await ping.WaitForExitAsync();
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
+        while (workers.Any(pid => Directory.Exists($"/proc/{pid}")) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(100);
+        }
+        Assert.DoesNotContain(workers, pid => Directory.Exists($"/proc/{pid}") && CommandLine(pid).Contains("--worker-output"));
+        foreach (int pid in Children(ping.Id))
+        {
+            Process.GetProcessById(pid).Kill(); // the server, which watches its parent on its own schedule
+        }
+    }
+
+    private static IEnumerable<int> Children(int parent) =>
+        Directory.EnumerateDirectories("/proc").Select(Path.GetFileName).Where(n => int.TryParse(n, out _)).Select(int.Parse!)
+            .Where(pid => File.Exists($"/proc/{pid}/stat") && Stat(pid) is { } fields && fields.Length > 1 && fields[1] == parent.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+    /// <summary>A process's stat fields after its name: state, ppid, ...; null when it is gone.</summary>
+    private static string[]? Stat(int pid)
+    {
+        try
+        {
+            string stat = File.ReadAllText($"/proc/{pid}/stat");
+            return stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        }
+        catch (IOException)
+        {
+            return null;
+        }
+    }
+
+    private static string CommandLine(int pid)
+    {
+        try
+        {
+            return File.ReadAllText($"/proc/{pid}/cmdline").Replace('\0', ' ');
+        }
+        catch (IOException)
+        {
+            return "";
+        }
     }
 
     [Fact]

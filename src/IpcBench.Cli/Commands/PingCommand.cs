@@ -23,6 +23,9 @@ internal sealed class PingCommand
         "unmeasured requests sent first, or for how long, e.g. 2s (then more until the JIT is quiet)", 1_000, 100_000_000);
     private readonly Option<int> _clients = Options.Int("--clients", "connections at once, each driven by a thread of its own", 1, 1, 1024);
     private readonly Option<int> _inFlight = Options.Int("--in-flight", "requests outstanding on each connection (transports that pipeline: see 'ipcbench list')", 1, 1, 1024);
+    private readonly Option<int> _clientProcesses = Options.Int("--client-processes",
+        "spread the clients over this many client processes, started together behind a barrier", 1, 1, 64);
+    private readonly Option<string?> _workerOutput = new("--worker-output") { Hidden = true, Description = "run as one of --client-processes: READY, then 'go' on stdin, then the result to FILE.json and FILE.ticks" };
     private readonly Option<double> _rate = Options.Rate("--rate",
         "open loop: requests per second over every client, sent on a fixed schedule and timed from when each was due, so that stalls show");
     private readonly Option<string> _placement = Options.Choice("--placement",
@@ -59,7 +62,7 @@ internal sealed class PingCommand
             or size does not run here; 130 interrupted (SIGINT, SIGTERM).
             """)
         {
-            ping._transport, ping._server, ping._size, ping._count, ping._duration, ping._warmup, ping._clients, ping._inFlight, ping._rate, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,
+            ping._transport, ping._server, ping._size, ping._count, ping._duration, ping._warmup, ping._clients, ping._clientProcesses, ping._inFlight, ping._rate, ping._workerOutput, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,
             ping._json, ping._results, ping._noResults,
         };
         ping._flags.AddTo(command);
@@ -153,22 +156,7 @@ internal sealed class PingCommand
             }
             else
             {
-                var connections = new List<IConnection> { first };
-                try
-                {
-                    while (connections.Count < loop.Clients)
-                    {
-                        connections.Add(await transport.ConnectAsync(address, ct));
-                    }
-                    result = await LoadLoop.RunAsync(connections, loop, progress, ct);
-                }
-                finally
-                {
-                    foreach (var connection in connections)
-                    {
-                        await connection.DisposeAsync();
-                    }
-                }
+                result = await SteadyAsync(parsed, transport, address, loop, first, progress, ct);
             }
             if (progress is not null) Console.Error.Write("\r" + new string(' ', 72) + "\r");
         }
@@ -177,9 +165,14 @@ internal sealed class PingCommand
             throw new TransportException($"{e.Message}; the server process exited: {server.RecentErrors}");
         }
 
+        if (parsed.GetValue(_workerOutput) is { } prefix)
+        {
+            ClientProcesses.Write(prefix, result); // the parent reports it, with the other workers'
+            return ExitCodes.Success;
+        }
         var results = PingResults.Build(new PingResults.Run(parsed.Tokens.Select(t => t.Value).ToList(), started, options,
             address, remote, loop, placement, placement.Describe(serverLocal: remote is null), result, connectScenario,
-            local?.Namespace));
+            local?.Namespace, parsed.GetValue(_clientProcesses)));
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
         {
@@ -190,6 +183,76 @@ internal sealed class PingCommand
             Console.Error.WriteLine($"results: {PingResults.Write(results, parsed.GetValue(_results))}");
         }
         return ExitCodes.Success;
+    }
+
+    /// <summary>
+    /// The steady scenario under the load asked for: the clients in this process, or spread over client processes, or
+    /// (as one of those, --worker-output) this process's share, released by the parent.
+    /// </summary>
+    private async Task<LoopResult> SteadyAsync(ParseResult parsed, ITransport transport, Uri address, LoopOptions loop,
+        IConnection first, Action<double>? progress, CancellationToken ct)
+    {
+        var connections = new List<IConnection> { first };
+        try
+        {
+            int processes = parsed.GetValue(_clientProcesses);
+            if (processes > 1)
+            {
+                return await ClientProcesses.RunAsync(address, loop, processes, first, part => WorkerArguments(transport, part), ct);
+            }
+            while (connections.Count < loop.Clients)
+            {
+                connections.Add(await transport.ConnectAsync(address, ct));
+            }
+            if (parsed.GetValue(_workerOutput) is not { } prefix)
+            {
+                return await LoadLoop.RunAsync(connections, loop, progress, ct);
+            }
+            using var run = CancellationTokenSource.CreateLinkedTokenSource(ct);
+            var go = ClientProcesses.WaitForGo(run);
+            return await LoadLoop.RunAsync(connections, loop, null, run.Token, async released =>
+            {
+                Console.Out.WriteLine($"READY {new Uri(prefix)}");
+                Console.Out.Flush();
+                await go.WaitAsync(released);
+            });
+        }
+        finally
+        {
+            foreach (var connection in connections)
+            {
+                await connection.DisposeAsync();
+            }
+        }
+    }
+
+    /// <summary>A client process's ping arguments for its <paramref name="part"/> of the load (the server and its options travel in --server).</summary>
+    private static IEnumerable<string> WorkerArguments(ITransport transport, LoopOptions part)
+    {
+        string Ms(TimeSpan t) => $"{ClientProcesses.Invariant(t.TotalMilliseconds)}ms";
+        yield return "--transport"; yield return transport.Name;
+        yield return "--size"; yield return ClientProcesses.Invariant(part.Size);
+        yield return "--clients"; yield return ClientProcesses.Invariant(part.Clients);
+        yield return "--in-flight"; yield return ClientProcesses.Invariant(part.InFlight);
+        if (part.Duration > TimeSpan.Zero)
+        {
+            yield return "--duration"; yield return Ms(part.Duration);
+        }
+        else
+        {
+            yield return "--count"; yield return ClientProcesses.Invariant(part.Count);
+        }
+        yield return "--warmup"; yield return part.WarmupDuration > TimeSpan.Zero ? Ms(part.WarmupDuration) : ClientProcesses.Invariant(part.Warmup);
+        if (part.Rate > 0)
+        {
+            yield return "--rate"; yield return ClientProcesses.Invariant(part.Rate);
+        }
+        if (part.Gap > TimeSpan.Zero)
+        {
+            yield return "--gap"; yield return Ms(part.Gap);
+        }
+        yield return "--placement"; yield return "none"; // each inherits this process's CPU affinity
+        yield return "--no-results";
     }
 
     /// <summary>The loop the options ask for; a load the cold-start scenario cannot run is a usage error.</summary>
@@ -204,6 +267,11 @@ internal sealed class PingCommand
             Duration = parsed.GetValue(_duration),
             WarmupDuration = warmupTime,
         };
+        int processes = parsed.GetValue(_clientProcesses);
+        if (processes > loop.Clients)
+        {
+            throw new UsageException($"--client-processes {processes} needs at least as many --clients, not {loop.Clients}");
+        }
         if (connectScenario && (loop.Lanes > 1 || loop.Rate > 0 || loop.Duration > TimeSpan.Zero || warmupTime > TimeSpan.Zero))
         {
             throw new UsageException("--scenario connect runs one cycle after another: --clients, --in-flight, --rate, --duration and a --warmup time are for the steady scenario");

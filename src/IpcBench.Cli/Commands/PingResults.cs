@@ -16,7 +16,7 @@ internal static class PingResults
     public sealed record Run(
         IReadOnlyList<string> Args, DateTimeOffset Started, OptionValues Options, Uri Address, Uri? RemoteServer,
         LoopOptions Loop, Placement Placement, string PlacementDescription, LoopResult Result,
-        bool ConnectScenario = false, NetworkNamespace? Namespace = null);
+        bool ConnectScenario = false, NetworkNamespace? Namespace = null, int ClientProcesses = 1);
 
     /// <summary>Writes the run folder under <paramref name="resultsRoot"/> (see <see cref="RunFolder.Root"/>); returns its path.</summary>
     public static string Write(RunResults results, string? resultsRoot)
@@ -36,6 +36,7 @@ internal static class PingResults
             ["count"] = loop.Duration > TimeSpan.Zero ? $"as many as {Seconds(loop.Duration)} allow" : Invariant(loop.Count),
             ["warmup"] = loop.WarmupDuration > TimeSpan.Zero ? Seconds(loop.WarmupDuration) : Invariant(loop.Warmup),
             ["clients"] = Invariant(loop.Clients),
+            ["client_processes"] = Invariant(run.ClientProcesses),
             ["in_flight"] = Invariant(loop.InFlight),
             ["rate"] = loop.Rate > 0 ? $"{Invariant(loop.Rate)} requests/s (open loop)" : "closed loop",
             ["placement"] = run.Placement.Name(),
@@ -49,7 +50,7 @@ internal static class PingResults
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario ? "connect" : CaseOptions.Steady, run.Namespace?.Isolation.CaseOption(), CaseOptions.Load(loop));
+        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario ? "connect" : CaseOptions.Steady, run.Namespace?.Isolation.CaseOption(), CaseOptions.Load(loop, run.ClientProcesses));
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,

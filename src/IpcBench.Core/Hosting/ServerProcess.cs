@@ -117,6 +117,20 @@ public sealed class ServerProcess : IAsyncDisposable
         }
     }
 
+    /// <summary>Writes <paramref name="line"/> to the program's stdin (a client process waits for "go" there).</summary>
+    public void Send(string line)
+    {
+        _process.StandardInput.WriteLine(line);
+        _process.StandardInput.Flush();
+    }
+
+    /// <summary>Waits for the program to exit on its own; returns its exit code.</summary>
+    public async Task<int> WaitForExitAsync(CancellationToken ct)
+    {
+        await _process.WaitForExitAsync(ct).ConfigureAwait(false);
+        return _process.ExitCode;
+    }
+
     private void OnStdout(string? line)
     {
         if (line is null)

@@ -40,6 +40,12 @@ public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
         }
     }
 
+    /// <summary>The samples kept, in Stopwatch ticks (in ring mode, not in the order recorded).</summary>
+    public ReadOnlySpan<long> Kept => _ticks.AsSpan(0, _count);
+
+    /// <summary>A recorder holding <paramref name="ticks"/>, e.g. another process's <see cref="Kept"/> samples.</summary>
+    public static LatencyRecorder FromTicks(long[] ticks) => new(0) { _ticks = ticks.Length > 0 ? ticks : new long[1], _count = ticks.Length };
+
     /// <summary>One recorder with every sample the <paramref name="parts"/> kept: percentiles over all requests of all clients.</summary>
     public static LatencyRecorder Combine(IReadOnlyList<LatencyRecorder> parts)
     {

@@ -48,6 +48,12 @@ public sealed record LoopResult(LatencySummary Latency, long Errors, Cost Cost, 
     /// <summary>Each client's requests per second, in client order (one entry for a single client).</summary>
     public IReadOnlyList<double> ClientRequestsPerSecond { get; init; } = [];
 
+    /// <summary>Every measured request's round trip (what <see cref="Curve"/> and <see cref="SamplesUs"/> are taken from).</summary>
+    public LatencyRecorder? Recorder { get; init; }
+
+    /// <summary>When the measured stretch began and ended, in Stopwatch ticks (comparable between processes of one machine).</summary>
+    public (long Start, long End) Span { get; init; }
+
     /// <summary>The rate an open loop was asked for, in requests per second; null for a closed loop.</summary>
     public double? OfferedRate { get; init; }
 
@@ -83,8 +89,10 @@ public static class LoadLoop
 
     /// <param name="connections">One per client, <see cref="LoopOptions.Clients"/> of them, already connected.</param>
     /// <param name="progress">Told the measured share done, 0 to 1, now and then.</param>
+    /// <param name="released">Awaited once every client is warmed up, before they are released: where client processes
+    /// wait for each other (see <c>ipcbench ping --client-processes</c>).</param>
     public static async Task<LoopResult> RunAsync(IReadOnlyList<IConnection> connections, LoopOptions options,
-        Action<double>? progress = null, CancellationToken ct = default)
+        Action<double>? progress = null, CancellationToken ct = default, Func<CancellationToken, Task>? released = null)
     {
         if (connections.Count != options.Clients)
         {
@@ -117,6 +125,10 @@ public static class LoadLoop
         {
             await Task.Run(() => ready.Wait(stop.Token), CancellationToken.None).ConfigureAwait(false);
             serverBefore = await ServerStats.QueryAsync(connections[0], stop.Token).ConfigureAwait(false);
+            if (released is not null)
+            {
+                await released(stop.Token).ConfigureAwait(false);
+            }
             meter = CostMeter.Start();
             start.Value = Stopwatch.GetTimestamp();
             go.Set();
@@ -143,6 +155,8 @@ public static class LoadLoop
                 .Select(client => client.Sum(l => l.Recorder.Count) / Stopwatch.GetElapsedTime(start.Value, client.Max(l => l.End)).TotalSeconds)
                 .ToArray(),
             OfferedRate = options.Rate > 0 ? options.Rate : null,
+            Recorder = recorder,
+            Span = (start.Value, end),
         };
     }
 

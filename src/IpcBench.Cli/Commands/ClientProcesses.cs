@@ -1,0 +1,160 @@
+using System.Globalization;
+using System.Runtime.InteropServices;
+using System.Text.Json;
+using IpcBench.Core;
+using IpcBench.Core.Hosting;
+using IpcBench.Core.Measurement;
+
+namespace IpcBench.Cli.Commands;
+
+/// <summary>
+/// <c>ping --client-processes P</c>: the clients spread over P ipcbench processes (each <c>ping --worker-output</c>), the
+/// classic "several processes x several threads" load. Each warms up and reports READY; once all have, they are
+/// released together ("go" on their stdin), and each leaves its result in a private directory: every round trip it
+/// timed, so that the percentiles are over every request of every process, and its clients' rates. A worker whose
+/// stdin closes (this process gone) stops at once.
+/// </summary>
+internal static class ClientProcesses
+{
+    /// <summary>The line a worker waits for on stdin before it measures.</summary>
+    public const string Go = "go";
+
+    /// <summary>How long a worker may take to connect and warm up (on top of a warm-up given as a time).</summary>
+    private static readonly TimeSpan ReadyTimeout = TimeSpan.FromMinutes(2);
+
+    /// <summary>What a worker reports besides its round trips (those go to PREFIX.ticks, little-endian int64 Stopwatch ticks).</summary>
+    /// <param name="Start">The measured stretch's start, in Stopwatch ticks: the same clock in every process of the machine.</param>
+    public sealed record WorkerResult(long Start, long End, long Errors, double CpuUs, double AllocatedBytes, double[] ClientRequestsPerSecond);
+
+    /// <summary>Runs the workers against <paramref name="address"/> and merges what they measured.</summary>
+    /// <param name="arguments">The loop's options as ping arguments, for one worker with its clients, count and rate.</param>
+    /// <param name="stats">A connection of this process's own, to ask the server its CPU time before and after.</param>
+    public static async Task<LoopResult> RunAsync(Uri address, LoopOptions loop, int processes, IConnection stats,
+        Func<LoopOptions, IEnumerable<string>> arguments, CancellationToken ct)
+    {
+        string directory = Path.GetDirectoryName(PrivateDirectory.Resolve(PrivateDirectory.DefaultPath("client"), out string? created))!;
+        var workers = new ServerProcess?[processes];
+        try
+        {
+            var starting = Enumerable.Range(0, processes).Select(async i =>
+            {
+                var info = ServerCommand.Resolve().StartInfo();
+                info.ArgumentList.Add("ping");
+                foreach (string argument in arguments(Part(loop, i, processes)))
+                {
+                    info.ArgumentList.Add(argument);
+                }
+                info.ArgumentList.Add("--server");
+                info.ArgumentList.Add(address.ToString());
+                info.ArgumentList.Add("--worker-output");
+                info.ArgumentList.Add(Prefix(directory, i));
+                workers[i] = await ServerProcess.StartAsync(info, $"client process {i + 1}",
+                    line => Console.Error.WriteLine($"[client process {i + 1}] {line}"), ReadyTimeout + loop.WarmupDuration, ct);
+            }).ToArray();
+            await Task.WhenAll(starting).ConfigureAwait(false);
+
+            var before = await ServerStats.QueryAsync(stats, ct).ConfigureAwait(false);
+            foreach (var worker in workers)
+            {
+                worker!.Send(Go);
+            }
+            for (int i = 0; i < processes; i++)
+            {
+                if (await workers[i]!.WaitForExitAsync(ct).ConfigureAwait(false) is var code and not 0)
+                {
+                    throw new TransportException($"client process {i + 1} failed (exit code {code}): {workers[i]!.RecentErrors}");
+                }
+            }
+            var after = await ServerStats.QueryAsync(stats, ct).ConfigureAwait(false);
+            return Merge([.. Enumerable.Range(0, processes).Select(i => Read(Prefix(directory, i)))], loop,
+                before is { } b && after is { } a ? a.CpuUsPerRequestSince(b) : null);
+        }
+        finally
+        {
+            foreach (var worker in workers)
+            {
+                if (worker is not null)
+                {
+                    await worker.DisposeAsync().ConfigureAwait(false);
+                }
+            }
+            PrivateDirectory.Remove(created);
+        }
+    }
+
+    /// <summary>Worker <paramref name="i"/>'s share: its clients, and the count, warm-up and rate in proportion.</summary>
+    public static LoopOptions Part(LoopOptions loop, int i, int processes)
+    {
+        int Share(int total) => total / processes + (i < total % processes ? 1 : 0);
+        int clients = Share(loop.Clients);
+        double portion = (double)clients / loop.Clients;
+        return loop with
+        {
+            Clients = clients,
+            Count = Math.Max(1, (int)Math.Round(loop.Count * portion)),
+            Warmup = (int)Math.Round(loop.Warmup * portion),
+            Rate = loop.Rate * portion,
+        };
+    }
+
+    private static string Prefix(string directory, int i) => Path.Combine(directory, $"client-{i + 1}");
+
+    /// <summary>A worker's side: its result under <paramref name="prefix"/> (.json and .ticks).</summary>
+    public static void Write(string prefix, LoopResult result)
+    {
+        long n = Math.Max(result.Latency.Count, 1);
+        var report = new WorkerResult(result.Span.Start, result.Span.End, result.Errors, result.Cost.CpuUsPerOp * n,
+            result.Cost.AllocatedBytesPerOp * n, [.. result.ClientRequestsPerSecond]);
+        File.WriteAllText(prefix + ".json", JsonSerializer.Serialize(report));
+        File.WriteAllBytes(prefix + ".ticks", MemoryMarshal.AsBytes(result.Recorder!.Kept).ToArray());
+    }
+
+    private static (WorkerResult Report, long[] Ticks) Read(string prefix)
+    {
+        var report = JsonSerializer.Deserialize<WorkerResult>(File.ReadAllText(prefix + ".json"))
+            ?? throw new TransportException($"{prefix}.json is empty");
+        var ticks = MemoryMarshal.Cast<byte, long>(File.ReadAllBytes(prefix + ".ticks")).ToArray();
+        return (report, ticks);
+    }
+
+    /// <summary>One result from the workers': percentiles over every request, the rate over the span from the first start to the last end.</summary>
+    private static LoopResult Merge(IReadOnlyList<(WorkerResult Report, long[] Ticks)> parts, LoopOptions loop, double? serverCpu)
+    {
+        var recorder = LatencyRecorder.Combine([.. parts.Select(p => LatencyRecorder.FromTicks(p.Ticks))]);
+        long start = parts.Min(p => p.Report.Start), end = parts.Max(p => p.Report.End);
+        long n = Math.Max(recorder.Count, 1);
+        var cost = new Cost(System.Diagnostics.Stopwatch.GetElapsedTime(start, end), parts.Sum(p => p.Report.CpuUs) / n,
+            parts.Sum(p => p.Report.AllocatedBytes) / n);
+        return new LoopResult(recorder.Summarize(), parts.Sum(p => p.Report.Errors), cost, serverCpu)
+        {
+            Curve = recorder.Curve(),
+            SamplesUs = recorder.Sample(),
+            ClientRequestsPerSecond = [.. parts.SelectMany(p => p.Report.ClientRequestsPerSecond)],
+            OfferedRate = loop.Rate > 0 ? loop.Rate : null,
+            Recorder = recorder,
+            Span = (start, end),
+        };
+    }
+
+    /// <summary>A worker's wait for "go": completes on that line; cancels <paramref name="run"/> when stdin closes first, or later.</summary>
+    public static Task WaitForGo(CancellationTokenSource run)
+    {
+        var go = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        _ = DedicatedThread.Start("ipcbench worker stdin", () =>
+        {
+            while (Console.In.ReadLine() is { } line)
+            {
+                if (line.Trim() == Go)
+                {
+                    go.TrySetResult();
+                }
+            }
+            go.TrySetCanceled();
+            run.Cancel(); // the parent is gone: stop measuring for nobody
+        });
+        return go.Task;
+    }
+
+    /// <summary>A number as a command line takes it.</summary>
+    public static string Invariant(double n) => n.ToString(CultureInfo.InvariantCulture);
+}
