@@ -75,8 +75,46 @@ public static class Handlers
         return request.Length;
     };
 
-    /// <summary>The room a reply to a request of <paramref name="requestLength"/> bytes needs: the request's, or the stats reply's.</summary>
-    public static int ReplyCapacity(int requestLength) => Math.Max(requestLength, Measurement.ServerStats.MessageSize);
+    /// <summary>The longest reply of the handlers whose replies have a size of their own (<see cref="FixedReply"/>).</summary>
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<RequestHandler, object> ReplyBounds = new();
+
+    /// <summary>Says that <paramref name="handler"/> writes replies of up to <paramref name="maxReply"/> bytes, whatever the request's size.</summary>
+    public static RequestHandler WithReplyBound(this RequestHandler handler, int maxReply)
+    {
+        ReplyBounds.AddOrUpdate(handler, maxReply);
+        return handler;
+    }
+
+    /// <summary>
+    /// The room <paramref name="handler"/>'s reply to a request of <paramref name="requestLength"/> bytes needs: the
+    /// request's (an echo), the stats reply's, or the handler's own bound (<see cref="WithReplyBound"/>). A server sizes
+    /// its reply buffer with it.
+    /// </summary>
+    public static int ReplyCapacity(this RequestHandler handler, int requestLength) =>
+        Math.Max(Math.Max(requestLength, Measurement.ServerStats.MessageSize), ReplyBounds.TryGetValue(handler, out object? bound) ? (int)bound : 0);
+
+    /// <summary>
+    /// Replies with <paramref name="replySize"/> bytes whatever the request's size (a small request with a large reply is
+    /// most RPC): the payload pattern with the request's first bytes (its number, as many as both have, up to 8), so that
+    /// the client can tell the reply is its request's. A reply of the request's size is byte for byte its echo. An empty
+    /// request, a transport's connect probe (<see cref="ConnectProbe"/>), is answered empty, as an echo would.
+    /// </summary>
+    public static RequestHandler FixedReply(int replySize)
+    {
+        byte[] pattern = new byte[replySize];
+        Measurement.Payload.Fill(pattern);
+        RequestHandler handler = (request, reply) =>
+        {
+            if (request.IsEmpty)
+            {
+                return 0;
+            }
+            pattern.CopyTo(reply);
+            request[..Measurement.Payload.StampLength(request.Length, replySize)].CopyTo(reply);
+            return replySize;
+        };
+        return handler.WithReplyBound(replySize);
+    }
 
     /// <summary>
     /// The handler's reply in an array of its own, exactly its length, for the frameworks that take a result
@@ -85,12 +123,13 @@ public static class Handlers
     /// </summary>
     public static byte[] ReplyArray(this RequestHandler handler, ReadOnlySpan<byte> request)
     {
-        if (request.Length < Measurement.ServerStats.MessageSize)
+        int capacity = handler.ReplyCapacity(request.Length);
+        if (capacity == Measurement.ServerStats.MessageSize)
         {
             Span<byte> small = stackalloc byte[Measurement.ServerStats.MessageSize];
             return small[..handler(request, small)].ToArray();
         }
-        byte[] reply = new byte[request.Length];
+        byte[] reply = new byte[capacity];
         int length = handler(request, reply);
         return length == reply.Length ? reply : reply[..length];
     }

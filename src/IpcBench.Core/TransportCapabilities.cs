@@ -28,6 +28,13 @@ public readonly record struct TransportCapabilities(TransportFeatures Features, 
     /// <summary>Null when the server serves many clients at once; otherwise why it serves one at a time.</summary>
     public string? OneClientAtATime { get; init; }
 
+    /// <summary>Null when the server answers as the handler it is given says; otherwise why it only echoes (a server of its own program).</summary>
+    public string? EchoesOnly { get; init; }
+
+    /// <summary>Null when replies of <paramref name="replySize"/> bytes to requests of <paramref name="size"/> can be had; otherwise why not.</summary>
+    public string? RejectReplySize(int replySize, int size) =>
+        replySize != size && EchoesOnly is { } reason ? $"its server replies with the request: {reason}" : RejectSize(replySize);
+
     /// <summary>Null when <paramref name="clients"/> connections may be served at once; otherwise why not.</summary>
     public string? RejectClients(int clients) =>
         clients > 1 && OneClientAtATime is { } reason ? $"its server serves one client at a time: {reason}" : null;

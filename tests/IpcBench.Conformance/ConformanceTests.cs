@@ -103,6 +103,25 @@ public class ConformanceTests
     }
 
     [Theory]
+    [MemberData(nameof(TransportCases.Handled), MemberType = typeof(TransportCases))]
+    public async Task Replies_with_the_size_its_server_was_started_with(string transport)
+    {
+        foreach (var (request, reply) in new[] { (16, 4096), (4096, 16), (1, 100) })
+        {
+            await using var server = await TestServer.StartAsync(transport, replySize: reply);
+            await using var connection = await server.ConnectAsync();
+            var exchange = new Exchange(connection, request, replySize: reply); // checks the reply's length, number and pattern
+            for (int i = 0; i < 20; i++)
+            {
+                Assert.True(await exchange.SendAsync(false, default) >= 0);
+            }
+            var echo = new Exchange(connection, request); // an echo client of this server is told plainly
+            var e = await Assert.ThrowsAsync<ReplyMismatchException>(async () => await echo.SendAsync(false, default));
+            Assert.Contains($"reply has {reply} B, expected {request} B", e.Message);
+        }
+    }
+
+    [Theory]
     [MemberData(nameof(TransportCases.Pipelined), MemberType = typeof(TransportCases))]
     public async Task Carries_several_requests_in_flight_on_one_connection_each_reply_to_its_request(string transport)
     {

@@ -21,10 +21,11 @@ public sealed class TestServer : IAsyncDisposable
     public ServerProcess Process { get; }
 
     /// <param name="variant">Address options for both ends, e.g. "io=async" or "wait=spin" (see <see cref="ITransport.Variants"/>).</param>
-    public static async Task<TestServer> StartAsync(string transportName, string variant = "", Uri? address = null)
+    /// <param name="replySize">Replies of this size instead of echoes (<c>serve --reply-size</c>).</param>
+    public static async Task<TestServer> StartAsync(string transportName, string variant = "", Uri? address = null, int? replySize = null)
     {
         var transport = TransportRegistry.Get(transportName);
-        var process = await ServerProcess.StartAsync(transport.Name, WithVariant(address ?? transport.DefaultAddress(), variant));
+        var process = await ServerProcess.StartAsync(transport.Name, WithVariant(address ?? transport.DefaultAddress(), variant), replySize: replySize);
         return new TestServer(transport, process, variant);
     }
 

@@ -32,6 +32,9 @@ public static class TransportCases
         return data;
     }
 
+    /// <summary>Transports whose servers answer as IpcBench's handler says (all but a server program of its own that only echoes).</summary>
+    public static TheoryData<string> Handled => [.. Runnable.Where(t => t.Capabilities.EchoesOnly is null).Select(t => t.Name)];
+
     /// <summary>Transports that carry several requests in flight on one connection.</summary>
     public static TheoryData<string> Pipelined => [.. Runnable.Where(t => t.Capabilities.Has(TransportFeatures.Pipelined)).Select(t => t.Name)];
 

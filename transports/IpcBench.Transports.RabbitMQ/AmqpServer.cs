@@ -62,9 +62,9 @@ internal sealed class AmqpServer : IServer
             await AckAsync(request).ConfigureAwait(false);
             return;
         }
-        if (_reply.Length < request.Body.Length)
+        if (_reply.Length < _handler.ReplyCapacity(request.Body.Length))
         {
-            _reply = new byte[Math.Max(request.Body.Length, 2 * _reply.Length)];
+            _reply = new byte[Math.Max(_handler.ReplyCapacity(request.Body.Length), 2 * _reply.Length)];
         }
         int length = _handler(request.Body.Span, _reply); // the body is valid only inside this callback
         _replyProperties.CorrelationId = request.BasicProperties.CorrelationId;

@@ -24,6 +24,10 @@ internal sealed class MmfServerGroup : IServer
     public MmfServerGroup(string path, Uri address, int capacity, RequestHandler handler, WaitMode wait, Action removeDirectory)
     {
         (_path, Address, _capacity, _handler, _wait, _removeDirectory) = (path, address, capacity, handler, wait, removeDirectory);
+        if (handler.ReplyCapacity(0) > capacity)
+        {
+            throw new TransportException($"replies of {handler.ReplyCapacity(0)} B do not fit the channel's capacity of {capacity} B: raise it (mmf://...?capacity=)");
+        }
         AddChannel();
     }
 

@@ -39,6 +39,7 @@ public sealed class WcfTransport : ITransport
             // Seen in the conformance suite: four concurrent sessions to Mono's NetTcp host get replies they cannot
             // decode ("XmlDictionaryString ID 0 not defined in the XmlBinaryReaderSession") or none at all.
             OneClientAtATime = OperatingSystem.IsWindows() ? null : "Mono's NetTcp host garbles replies to concurrent sessions",
+            EchoesOnly = "the WCF host is a .NET Framework program of its own with its own echo service",
         };
 
     public IReadOnlyList<TransportOption> Options => [ConnectionBuffer];

@@ -51,9 +51,9 @@ internal sealed unsafe class LibZmqServer : IServer
                         Log.Warn($"zmq server {Address}: receive failed: {error}");
                         continue;
                     }
-                    if (reply.Length < length)
+                    if (reply.Length < _handler.ReplyCapacity(length))
                     {
-                        reply = new byte[Math.Max(length, 2 * reply.Length)]; // bounded by ZMQ_MAXMSGSIZE
+                        reply = new byte[Math.Max(_handler.ReplyCapacity(length), 2 * reply.Length)]; // bounded by ZMQ_MAXMSGSIZE
                     }
                     int replyLength = _handler(new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length), reply);
                     fixed (byte* r = reply)

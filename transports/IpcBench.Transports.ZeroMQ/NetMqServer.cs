@@ -45,9 +45,9 @@ internal sealed class NetMqServer : IServer
                     continue;
                 }
                 var payload = request.Slice();
-                if (answer.Length < Handlers.ReplyCapacity(payload.Length))
+                if (answer.Length < _handler.ReplyCapacity(payload.Length))
                 {
-                    answer = new byte[Math.Max(payload.Length, 2 * answer.Length)]; // bounded by MaxMsgSize
+                    answer = new byte[Math.Max(_handler.ReplyCapacity(payload.Length), 2 * answer.Length)]; // bounded by MaxMsgSize
                 }
                 int length = _handler(payload, answer);
                 request.Close();

@@ -17,6 +17,9 @@ internal sealed class PingCommand
     private readonly Option<string> _transport = TransportArgument.Create();
     private readonly Option<Uri?> _server = Options.Uri("--server", $"an already running server (also {ServerVariable}), e.g. tcp://10.0.0.2:5000");
     private readonly Option<int> _size = Options.Size("--size", "request and reply payload: 1, 1KB, 100KB ... (1KB = 1024 B)", 1, LengthPrefixLimit);
+    private readonly Option<int> _replySize = Options.Size("--reply-size",
+        "the reply's payload, apart from the request's (a small request with a large reply is most RPC); the server must be started with it too", -1,
+        LengthPrefixLimit, showDefault: false);
     private readonly Option<int> _count = Options.Int("--count", "measured requests, over every client", 10_000, 1, 100_000_000);
     private readonly Option<TimeSpan> _duration = Options.Duration("--duration", "measure for this long instead of --count requests, e.g. 30s");
     private readonly Option<(int Count, TimeSpan Time)> _warmup = Options.CountOrDuration("--warmup",
@@ -62,7 +65,7 @@ internal sealed class PingCommand
             or size does not run here; 130 interrupted (SIGINT, SIGTERM).
             """)
         {
-            ping._transport, ping._server, ping._size, ping._count, ping._duration, ping._warmup, ping._clients, ping._clientProcesses, ping._inFlight, ping._rate, ping._workerOutput, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,
+            ping._transport, ping._server, ping._size, ping._replySize, ping._count, ping._duration, ping._warmup, ping._clients, ping._clientProcesses, ping._inFlight, ping._rate, ping._workerOutput, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,
             ping._json, ping._results, ping._noResults,
         };
         ping._flags.AddTo(command);
@@ -114,6 +117,10 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} cannot carry this payload: {tooLarge}");
         }
+        if (parsed.GetValue(_replySize) is int replySize and >= 0 && transport.Capabilities.RejectReplySize(replySize, size) is { } noSuchReply)
+        {
+            throw new UnsupportedException($"{transport.Name} cannot send these replies: {noSuchReply}");
+        }
         if (isolation.Refuses(transport) is { } notHere)
         {
             throw new UnsupportedException($"{transport.Name} is not supported in isolation {isolation.Name()} here: {notHere}");
@@ -139,7 +146,7 @@ internal sealed class PingCommand
         // Options that shape both ends go to the server; the client takes every one.
         await using var local = remote is null
             ? await LocalServer.StartAsync(transport, isolation, options.Given(OptionScope.BothEnds), serverCpu,
-                line => Console.Error.WriteLine($"[server] {line}"), ct)
+                line => Console.Error.WriteLine($"[server] {line}"), ct, loop.ReplySize)
             : null;
         var server = local?.Process;
         var address = AddressQuery.With(remote ?? server!.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
@@ -232,6 +239,10 @@ internal sealed class PingCommand
         string Ms(TimeSpan t) => $"{ClientProcesses.Invariant(t.TotalMilliseconds)}ms";
         yield return "--transport"; yield return transport.Name;
         yield return "--size"; yield return ClientProcesses.Invariant(part.Size);
+        if (part.ReplySize is int reply)
+        {
+            yield return "--reply-size"; yield return ClientProcesses.Invariant(reply);
+        }
         yield return "--clients"; yield return ClientProcesses.Invariant(part.Clients);
         yield return "--in-flight"; yield return ClientProcesses.Invariant(part.InFlight);
         if (part.Duration > TimeSpan.Zero)
@@ -261,6 +272,7 @@ internal sealed class PingCommand
         var (warmup, warmupTime) = parsed.GetValue(_warmup);
         var loop = new LoopOptions(size, parsed.GetValue(_count), warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: parsed.GetValue(_gap))
         {
+            ReplySize = parsed.GetValue(_replySize) is var reply and >= 0 && reply != size ? reply : null,
             Clients = parsed.GetValue(_clients),
             InFlight = parsed.GetValue(_inFlight),
             Rate = parsed.GetValue(_rate),
@@ -272,9 +284,9 @@ internal sealed class PingCommand
         {
             throw new UsageException($"--client-processes {processes} needs at least as many --clients, not {loop.Clients}");
         }
-        if (connectScenario && (loop.Lanes > 1 || loop.Rate > 0 || loop.Duration > TimeSpan.Zero || warmupTime > TimeSpan.Zero))
+        if (connectScenario && (loop.Lanes > 1 || loop.Rate > 0 || loop.Duration > TimeSpan.Zero || warmupTime > TimeSpan.Zero || loop.ReplySize is not null))
         {
-            throw new UsageException("--scenario connect runs one cycle after another: --clients, --in-flight, --rate, --duration and a --warmup time are for the steady scenario");
+            throw new UsageException("--scenario connect runs one echo cycle after another: --clients, --in-flight, --rate, --duration, --reply-size and a --warmup time are for the steady scenario");
         }
         return loop;
     }

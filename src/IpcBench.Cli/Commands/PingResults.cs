@@ -33,6 +33,7 @@ internal static class PingResults
         {
             ["transport"] = transport.Name,
             ["size"] = Invariant(loop.Size),
+            ["reply_size"] = loop.ReplySize is int reply ? Invariant(reply) : "the request's (an echo)",
             ["count"] = loop.Duration > TimeSpan.Zero ? $"as many as {Seconds(loop.Duration)} allow" : Invariant(loop.Count),
             ["warmup"] = loop.WarmupDuration > TimeSpan.Zero ? Seconds(loop.WarmupDuration) : Invariant(loop.Warmup),
             ["clients"] = Invariant(loop.Clients),
@@ -50,7 +51,7 @@ internal static class PingResults
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario ? "connect" : CaseOptions.Steady, run.Namespace?.Isolation.CaseOption(), CaseOptions.Load(loop, run.ClientProcesses));
+        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario ? "connect" : CaseOptions.Steady, run.Namespace?.Isolation.CaseOption(), CaseOptions.Load(loop, run.ClientProcesses, loop.ReplySize));
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,
@@ -60,7 +61,7 @@ internal static class PingResults
             GitCommit = GitCommit.Current(),
             CommandLine = CommandLineText.Join("ipcbench", run.Args),
             Environment = EnvironmentProbe.Describe(run.PlacementDescription, options),
-            Cases = [Figures.Case(transport.Name, identity, loop.Size, run.Placement.Name(), run.Result)],
+            Cases = [Figures.Case(transport.Name, identity, loop.Size, run.Placement.Name(), run.Result, loop.ReplySize)],
             Skipped = [],
         };
     }

@@ -19,24 +19,31 @@ internal static class ServeCommand
         var flags = new TransportOptionFlags(OptionScope.BothEnds);
         var cpu = Options.Int("--cpu", "pin the server process to CPU N", -1, 0);
         var parentPid = Options.Int("--parent-pid", "stop when process PID exits or stdin closes (set by 'ipcbench ping')", 0, 1);
+        var replySize = Options.Size("--reply-size", "answer every request with this many bytes instead of its echo (ping --reply-size): 1, 1KB, 100KB ...",
+            -1, Core.Framing.LengthPrefix.DefaultMaxPayload, showDefault: false);
         var waitForDependencies = Options.Duration("--wait-for-dependencies",
             "wait up to this long, e.g. 120s, for what the transport needs and does not find yet (amqp: a broker still booting in another container)");
         var command = new Command("serve", """
-            Serves echo requests until SIGTERM or SIGINT, or until its parent process dies. Prints exactly one line on stdout,
+            Serves echo requests (or replies of --reply-size) until SIGTERM or SIGINT, or until its parent process dies. Prints exactly one line on stdout,
             READY <uri>, once it accepts connections; diagnostics go to stderr.
-            """) { transport, address, cpu, parentPid, waitForDependencies };
+            """) { transport, address, cpu, parentPid, replySize, waitForDependencies };
         flags.AddTo(command);
         command.SetAction((parsed, _) => RunAsync(TransportArgument.Resolve(parsed.GetValue(transport)!), parsed, flags,
-            parsed.GetValue(address), parsed.GetValue(cpu), parsed.GetValue(parentPid), parsed.GetValue(waitForDependencies)));
+            parsed.GetValue(address), parsed.GetValue(cpu), parsed.GetValue(parentPid), parsed.GetValue(waitForDependencies),
+            parsed.GetValue(replySize) is var r and >= 0 ? r : null));
         return command;
     }
 
     private static async Task<int> RunAsync(Core.ITransport transport, ParseResult parsed, TransportOptionFlags flags, Uri? address,
-        int cpu, int parentPid, TimeSpan patience)
+        int cpu, int parentPid, TimeSpan patience, int? replySize)
     {
         if (await ServerWait.UnsupportedReasonAsync(transport, patience, CancellationToken.None) is { } reason)
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
+        }
+        if (replySize is int r && transport.Capabilities.RejectReplySize(r, -1) is { } noSuchReply)
+        {
+            throw new UnsupportedException($"{transport.Name} cannot send these replies: {noSuchReply}");
         }
         var bind = address ?? transport.DefaultAddress();
         bind = AddressQuery.With(bind, flags.Parse(parsed, transport, bind).Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
@@ -54,7 +61,7 @@ internal static class ServeCommand
             stop.Cancel();
         }
 
-        await using var server = await transport.StartServerAsync(bind, ServerStats.Echo(), stop.Token);
+        await using var server = await transport.StartServerAsync(bind, ServerStats.For(replySize), stop.Token);
         Console.Out.WriteLine($"READY {server.Address}");
         Console.Out.Flush();
 

@@ -22,8 +22,10 @@ public sealed class LocalServer : IAsyncDisposable
 
     /// <param name="serverOptions">The options that shape both ends (<see cref="OptionScope.BothEnds"/>), put on the bind address.</param>
     /// <param name="cpu">The CPU to pin the server to, or null.</param>
+    /// <param name="replySize">Replies of this size instead of echoes.</param>
     public static async Task<LocalServer> StartAsync(ITransport transport, Isolation isolation,
-        IEnumerable<KeyValuePair<string, string>> serverOptions, int? cpu, Action<string>? forwardStderr, CancellationToken ct = default)
+        IEnumerable<KeyValuePair<string, string>> serverOptions, int? cpu, Action<string>? forwardStderr, CancellationToken ct = default,
+        int? replySize = null)
     {
         var space = isolation == Isolation.None ? null : await NetworkNamespace.CreateAsync(isolation, ct).ConfigureAwait(false);
         try
@@ -31,7 +33,7 @@ public sealed class LocalServer : IAsyncDisposable
             var address = transport.DefaultAddress();
             var bind = AddressQuery.With(space?.BindAddress(address) ?? address, serverOptions);
             var process = await ServerProcess.StartAsync(transport.Name, bind, cpu, forwardStderr,
-                launcher: space is null ? null : space.Wrap, ct: ct).ConfigureAwait(false);
+                launcher: space is null ? null : space.Wrap, ct: ct, replySize: replySize).ConfigureAwait(false);
             return new LocalServer(process, space);
         }
         catch when (space is not null)

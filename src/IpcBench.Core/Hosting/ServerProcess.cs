@@ -46,9 +46,10 @@ public sealed class ServerProcess : IAsyncDisposable
     /// <param name="cpu">The CPU to pin the server to, or null.</param>
     /// <param name="forwardStderr">Where the server's stderr lines go as they arrive (null: kept only).</param>
     /// <param name="launcher">Turns the server's command into the one to run, e.g. inside a <see cref="NetworkNamespace"/>.</param>
+    /// <param name="replySize">Replies of this size instead of echoes (<c>serve --reply-size</c>).</param>
     public static async Task<ServerProcess> StartAsync(string transport, Uri? address = null, int? cpu = null,
         Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, Func<ProcessStartInfo, ProcessStartInfo>? launcher = null,
-        CancellationToken ct = default)
+        CancellationToken ct = default, int? replySize = null)
     {
         var info = ServerCommand.Resolve().StartInfo();
         info.ArgumentList.Add("serve");
@@ -63,6 +64,11 @@ public sealed class ServerProcess : IAsyncDisposable
         {
             info.ArgumentList.Add("--cpu");
             info.ArgumentList.Add(c.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        }
+        if (replySize is int r)
+        {
+            info.ArgumentList.Add("--reply-size");
+            info.ArgumentList.Add(r.ToString(System.Globalization.CultureInfo.InvariantCulture));
         }
         info.ArgumentList.Add("--parent-pid");
         info.ArgumentList.Add(Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture));

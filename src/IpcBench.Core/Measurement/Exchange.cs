@@ -8,10 +8,12 @@ public sealed class ReplyMismatchException(string message) : Exception(message);
 
 /// <summary>One request and its checked reply, on buffers allocated once.</summary>
 /// <param name="firstNumber">Where this exchange's request numbers start: clients that share a server stamp distinct ones.</param>
-public sealed class Exchange(IConnection connection, int size, long firstNumber = 0)
+/// <param name="replySize">The reply's size when the server answers with a size of its own (<c>serve --reply-size</c>); null for an echo.</param>
+public sealed class Exchange(IConnection connection, int size, long firstNumber = 0, int? replySize = null)
 {
     private readonly byte[] _request = Filled(size);
-    private readonly byte[] _reply = new byte[size];
+    private readonly byte[] _reply = new byte[replySize ?? size];
+    private readonly byte[]? _expected = replySize is int r ? Filled(r) : null;
     private long _number = firstNumber;
 
     private static byte[] Filled(int size)
@@ -39,8 +41,13 @@ public sealed class Exchange(IConnection connection, int size, long firstNumber 
         {
             return -1;
         }
+        catch (FrameTooLargeException e) when (e.Limit == _reply.Length && e.Length > _reply.Length)
+        {
+            throw new ReplyMismatchException($"request {_number}: reply has {e.Length} B, expected {_reply.Length} B (a server of another --reply-size?)");
+        }
         long ticks = Stopwatch.GetTimestamp() - start;
-        if (Payload.CheckEcho(_request, _reply.AsSpan(0, length), content: true) is { } problem)
+        var reply = _reply.AsSpan(0, length);
+        if ((_expected is null ? Payload.CheckEcho(_request, reply, content: true) : Payload.CheckReply(_request, reply, _expected)) is { } problem)
         {
             throw new ReplyMismatchException($"request {_number}: {problem}");
         }

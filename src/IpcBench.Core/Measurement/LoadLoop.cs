@@ -27,6 +27,9 @@ public sealed record LoopOptions(int Size, int Count, int Warmup, bool TolerateL
     /// <summary>Warm up for this long instead of <see cref="Warmup"/> requests.</summary>
     public TimeSpan WarmupDuration { get; init; }
 
+    /// <summary>The reply's size when the server answers with a size of its own; null for an echo of the request.</summary>
+    public int? ReplySize { get; init; }
+
     /// <summary>Request loops run at once: one per request in flight on each connection.</summary>
     public int Lanes => Clients * InFlight;
 }
@@ -179,7 +182,7 @@ public static class LoadLoop
     /// <summary>One request loop: warm-up, the wait for the start, then its share of the measured requests.</summary>
     private sealed class Lane(int index, IConnection connection, LoopOptions options)
     {
-        private readonly Exchange _exchange = new(connection, options.Size, firstNumber: (long)index << 40);
+        private readonly Exchange _exchange = new(connection, options.Size, firstNumber: (long)index << 40, options.ReplySize);
         private double _warmupRate;
 
         public int Index => index;

@@ -22,6 +22,17 @@ public sealed class ServerStats(RequestHandler inner)
     /// <summary>The echo handler with the stats request answered on the side.</summary>
     public static RequestHandler Echo() => new ServerStats(Handlers.Echo).Handle;
 
+    /// <summary>The echo handler, or with <paramref name="replySize"/> replies of that size (<see cref="Handlers.FixedReply"/>), with the stats request answered on the side.</summary>
+    public static RequestHandler For(int? replySize)
+    {
+        if (replySize is not int size)
+        {
+            return Echo();
+        }
+        RequestHandler handler = new ServerStats(Handlers.FixedReply(size)).Handle;
+        return handler.WithReplyBound(size);
+    }
+
     public int Handle(ReadOnlySpan<byte> request, Span<byte> reply)
     {
         if (request.Length == MessageSize && request.StartsWith(Marker) && request[Marker.Length..].IndexOfAnyExcept((byte)0) < 0)

@@ -54,7 +54,7 @@ internal sealed class StreamServer : IServer
                 int length = framed.ReadHeader();
                 request = Fit(request, length);
                 framed.ReadPayload(request.AsSpan(0, length));
-                framed.WritePrepared(_handler(request.AsSpan(0, length), framed.PreparePayload(length)));
+                framed.WritePrepared(_handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length))));
             }
         }
         catch (Exception e) when (TransportErrors.IsConnectionFailure(e) || e is TransportException)
@@ -74,7 +74,7 @@ internal sealed class StreamServer : IServer
                 int length = await framed.ReadHeaderAsync(ct).ConfigureAwait(false);
                 request = Fit(request, length);
                 await framed.ReadPayloadAsync(request.AsMemory(0, length), ct).ConfigureAwait(false);
-                int replyLength = _handler(request.AsSpan(0, length), framed.PreparePayload(length));
+                int replyLength = _handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length)));
                 await framed.WritePreparedAsync(replyLength, ct).ConfigureAwait(false);
             }
         }
