@@ -17,8 +17,8 @@ public sealed class SuiteColumn(string name, string legend, bool numeric, Func<S
         new SuiteColumn("Req/s", "round trips per second, over every client (1 / Mean)", true,
             (summary, c) => summary[c]?.ResultStatistics?.Mean is double ns and > 0 ? Format(1e9 / ns, "N0") : "-"),
         new SuiteColumn("MB/s", "payload megabytes (10^6 B) per second, requests and replies together", true,
-            (summary, c) => summary[c]?.ResultStatistics?.Mean is double ns and > 0 && c.Parameters["Size"] is int size
-                ? Format(1e9 / ns * 2 * size / 1e6, "0.###") : "-"),
+            (summary, c) => summary[c]?.ResultStatistics?.Mean is double ns and > 0 && MessageSizes.Of(c.Parameters["Size"]) is { } size
+                ? Format(Figures.Megabytes(1e9 / ns, size.Request, size.Reply), "0.###") : "-"),
         new SuiteColumn("Client spread", "with several clients: the slowest client's requests/s and the fastest's", false,
             (_, c) => Sidecar(c)?.ClientRequestsPerSecond is { Count: > 1 } rates ? $"{Format(rates.Min(), "N0")}-{Format(rates.Max(), "N0")}" : "-"),
         Latency("P50 us", l => l.P50, "50th"),

@@ -76,7 +76,7 @@ public class ConnectBenchmark
     {
         var clientCost = _clientCost.Stop(_cycles);
         // The server's CPU is not split per cycle here: its request count includes connect probes.
-        LatencySidecar.Write(Scenario, Transport, Size, new LoopResult(_recorder.Summarize(), 0, clientCost, null)
+        LatencySidecar.Write(Scenario, Transport, new(Size, Size), new LoopResult(_recorder.Summarize(), 0, clientCost, null)
         {
             Curve = _recorder.Curve(),
             SamplesUs = _recorder.Sample(),

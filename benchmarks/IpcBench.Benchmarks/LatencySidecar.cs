@@ -26,15 +26,15 @@ public static class LatencySidecar
     public static int ClientsOf(BenchmarkCase c) => c.Parameters.Items.Any(p => p.Name == "Clients") && c.Parameters["Clients"] is int n ? n : 1;
 
     /// <summary>Called in the benchmark's process, which knows its job only from the arguments BenchmarkDotNet started it with.</summary>
-    public static void Write(string scenario, string entry, int size, LoopResult measured, int clients = 1)
+    public static void Write(string scenario, string entry, MessageSizes size, LoopResult measured, int clients = 1)
     {
         if (SuiteSettings.LatencyDirectory is not { } dir)
         {
             return; // run without the suite's host (e.g. from a test runner): nothing to report to
         }
         Directory.CreateDirectory(dir);
-        var result = Figures.Case(SuiteSettings.Resolve(entry).Name, SuiteResults.CaseOptionsOf(entry, scenario, clients), size,
-            SuiteSettings.Placement.Name(), measured);
+        var result = Figures.Case(SuiteSettings.Resolve(entry).Name, SuiteResults.CaseOptionsOf(entry, scenario, clients, size.ReplySize), size.Request,
+            SuiteSettings.Placement.Name(), measured, size.ReplySize);
         File.WriteAllText(PathFor(dir, CurrentJob(), scenario, entry, size, clients), ResultsFile.SerializeCase(result));
     }
 
@@ -42,7 +42,7 @@ public static class LatencySidecar
     public static CaseResult? Read(BenchmarkCase c)
     {
         if (SuiteSettings.LatencyDirectory is not { } dir
-            || c.Parameters["Transport"] is not string entry || c.Parameters["Size"] is not int size)
+            || c.Parameters["Transport"] is not string entry || MessageSizes.Of(c.Parameters["Size"]) is not { } size)
         {
             return null;
         }
@@ -59,8 +59,8 @@ public static class LatencySidecar
     }
 
     /// <summary>One file per job and case; the entry may carry options ("mmf?wait=spin"), kept readable in the name.</summary>
-    private static string PathFor(string dir, string job, string scenario, string entry, int size, int clients) =>
-        Path.Combine(dir, $"{Safe(job)}-{scenario}-{Safe(entry)}-{size}{(clients > 1 ? $"-x{clients}" : "")}.json");
+    private static string PathFor(string dir, string job, string scenario, string entry, MessageSizes size, int clients) =>
+        Path.Combine(dir, $"{Safe(job)}-{scenario}-{Safe(entry)}-{size.Request}{(size.ReplySize is int r ? $"-{r}" : "")}{(clients > 1 ? $"-x{clients}" : "")}.json");
 
     private static string Safe(string text) => string.Concat(text.Select(ch => char.IsAsciiLetterOrDigit(ch) || ch is '-' or '.' ? ch : '_'));
 }

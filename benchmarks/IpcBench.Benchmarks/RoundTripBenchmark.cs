@@ -30,19 +30,20 @@ public class RoundTripBenchmark
     [ParamsSource(nameof(Transports))]
     public string Transport { get; set; } = "tcp";
 
+    /// <summary>The request's payload and the reply's ("1 KB" each, or "16 B:64 KB").</summary>
     [ParamsSource(nameof(Sizes))]
-    public int Size { get; set; }
+    public MessageSizes Size { get; set; } = new(1, 1);
 
     public static IEnumerable<string> Transports => SuiteSettings.Transports;
 
-    public static IEnumerable<int> Sizes => SuiteSettings.Sizes;
+    public static IEnumerable<MessageSizes> Sizes => SuiteSettings.Sizes;
 
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        (var transport, _server, var address) = await SuiteServer.StartAsync(Transport);
+        (var transport, _server, var address) = await SuiteServer.StartAsync(Transport, Size.ReplySize);
         _connection = await transport.ConnectAsync(address);
-        _exchange = new Exchange(_connection, Size);
+        _exchange = new Exchange(_connection, Size.Request, replySize: Size.ReplySize);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         for (int i = 0; i < 100; i++)
         {

@@ -65,6 +65,6 @@ public static class SuiteConfig
 
     /// <summary>Leaves out the sizes a transport cannot carry (udp: 64 KB datagrams); the suite's host (Program.cs) says so.</summary>
     private static bool SizeFits(BenchmarkDotNet.Running.BenchmarkCase c) =>
-        c.Parameters["Transport"] is not string name || c.Parameters["Size"] is not int size
-        || SuiteSettings.Resolve(name).Capabilities.RejectSize(size) is null;
+        c.Parameters["Transport"] is not string name || MessageSizes.Of(c.Parameters["Size"]) is not { } size
+        || SuiteSettings.Resolve(name).Capabilities.RejectSize(size.Request) is null && SuiteSettings.Resolve(name).Capabilities.RejectReplySize(size.Reply, size.Request) is null;
 }

@@ -29,11 +29,11 @@ public static class SuiteResults
                 skipped.Add(new SkippedCase(t.Name, options, null, why));
                 continue;
             }
-            foreach (int size in SuiteSettings.Sizes)
+            foreach (var size in SuiteSettings.Sizes)
             {
-                if (t.Capabilities.RejectSize(size) is { } tooLarge)
+                if ((t.Capabilities.RejectSize(size.Request) ?? t.Capabilities.RejectReplySize(size.Reply, size.Request)) is { } notThese)
                 {
-                    skipped.Add(new SkippedCase(t.Name, options, size, tooLarge));
+                    skipped.Add(new SkippedCase(t.Name, CaseOptionsOf(entry, replySize: size.ReplySize), size.Request, notThese));
                 }
             }
             foreach (int clients in ThroughputBenchmark.ClientCounts)
@@ -54,12 +54,13 @@ public static class SuiteResults
         foreach (var report in summaries.SelectMany(s => s.Reports))
         {
             var c = report.BenchmarkCase;
-            if (c.Parameters["Transport"] is not string entry || c.Parameters["Size"] is not int size)
+            if (c.Parameters["Transport"] is not string entry || MessageSizes.Of(c.Parameters["Size"]) is not { } sizes)
             {
                 continue;
             }
+            int size = sizes.Request;
             string transport = SuiteSettings.Resolve(entry).Name;
-            string options = CaseOptionsOf(entry, LatencySidecar.ScenarioOf(c), LatencySidecar.ClientsOf(c));
+            string options = CaseOptionsOf(entry, LatencySidecar.ScenarioOf(c), LatencySidecar.ClientsOf(c), sizes.ReplySize);
             var sidecar = LatencySidecar.Read(c);
             if (!report.Success || report.ResultStatistics is not { Mean: > 0 } stats || sidecar is null)
             {
@@ -70,7 +71,7 @@ public static class SuiteResults
             cases.Add(sidecar with
             {
                 RequestsPerSecond = Figures.PerSecond(rate),
-                MegabytesPerSecond = Figures.Megabytes(rate, size, size),
+                MegabytesPerSecond = Figures.Megabytes(rate, sizes.Request, sizes.Reply),
                 AllocatedBytesPerOp = Figures.Bytes(report.GcStats.GetBytesAllocatedPerOperation(c)),
             });
         }
@@ -126,7 +127,7 @@ public static class SuiteResults
     }
 
     /// <summary>A suite entry's case options ("io=sync", "wait=spin"; see <see cref="Core.Options.OptionValues.Identity"/>), the scenario unless steady, the clients when several.</summary>
-    public static string CaseOptionsOf(string entry, string scenario = RoundTripBenchmark.Scenario, int clients = 1) =>
+    public static string CaseOptionsOf(string entry, string scenario = RoundTripBenchmark.Scenario, int clients = 1, int? replySize = null) =>
         CaseOptions.ForCase(SuiteSettings.Options(entry).Identity(), scenario, SuiteSettings.Isolation.CaseOption(),
-            CaseOptions.Load(new Core.Measurement.LoopOptions(0, 0, 0) { Clients = clients }));
+            CaseOptions.Load(new Core.Measurement.LoopOptions(0, 0, 0) { Clients = clients }, replySize: replySize));
 }

@@ -12,7 +12,8 @@ public static class SuiteServer
     /// runs unpinned), starts 'ipcbench serve' for <paramref name="entry"/> ("tcp", "mmf?wait=spin"), in the suite's
     /// isolation, and returns the transport, the server and the address a client connects to.
     /// </summary>
-    public static async Task<(ITransport Transport, LocalServer Server, Uri ClientAddress)> StartAsync(string entry)
+    /// <param name="replySize">Replies of this size instead of echoes.</param>
+    public static async Task<(ITransport Transport, LocalServer Server, Uri ClientAddress)> StartAsync(string entry, int? replySize = null)
     {
         var transport = SuiteSettings.Resolve(entry);
         var options = SuiteSettings.Options(entry);
@@ -22,7 +23,7 @@ public static class SuiteServer
             CpuAffinity.PinCurrentProcess(cpu);
         }
         var server = await LocalServer.StartAsync(transport, SuiteSettings.Isolation, options.Given(OptionScope.BothEnds), serverCpu,
-            line => Console.Error.WriteLine($"[server] {line}"));
+            line => Console.Error.WriteLine($"[server] {line}"), replySize: replySize);
         return (transport, server, AddressQuery.With(server.Process.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit)));
     }
 }

@@ -68,11 +68,12 @@ public static class SuiteSettings
     public static IEnumerable<(string Variable, string? Value)> OptionVariables =>
         TransportRegistry.Shorthands.Select(o => (VariableFor(o), Env(VariableFor(o))));
 
-    public static IEnumerable<int> Sizes =>
+    /// <summary>The payloads of the steady benchmark: sizes echoed ("1KB"), or request:reply pairs ("16:64KB").</summary>
+    public static IEnumerable<MessageSizes> Sizes =>
         (Env(SizesVariable) ?? "1,1KB,10KB,100KB")
         .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-        .Select(s => Quantities.ParseSize(s, Core.Framing.LengthPrefix.DefaultMaxPayload)
-            ?? throw new ArgumentException($"{SizesVariable}: '{s}' is not a size such as 1, 1KB or 100KB"));
+        .Select(s => MessageSizes.Parse(s, Core.Framing.LengthPrefix.DefaultMaxPayload)
+            ?? throw new ArgumentException($"{SizesVariable}: '{s}' is not a size such as 1, 1KB or 100KB, nor a request:reply pair such as 16:64KB"));
 
     public static Placement Placement => Placements.Parse(Env(PlacementVariable) ?? "none");
 

@@ -101,7 +101,7 @@ public class ThroughputBenchmark
             client.Stop();
         }
         var recorder = LatencyRecorder.Combine([.. _clients.Select(c => c.Recorder)]);
-        LatencySidecar.Write(Scenario, Transport, Size, new LoopResult(recorder.Summarize(), _clients.Sum(c => c.Errors), cost, serverCpu)
+        LatencySidecar.Write(Scenario, Transport, new(Size, Size), new LoopResult(recorder.Summarize(), _clients.Sum(c => c.Errors), cost, serverCpu)
         {
             Curve = recorder.Curve(),
             SamplesUs = recorder.Sample(),

@@ -17,9 +17,9 @@ internal sealed class PingCommand
     private readonly Option<string> _transport = TransportArgument.Create();
     private readonly Option<Uri?> _server = Options.Uri("--server", $"an already running server (also {ServerVariable}), e.g. tcp://10.0.0.2:5000");
     private readonly Option<int> _size = Options.Size("--size", "request and reply payload: 1, 1KB, 100KB ... (1KB = 1024 B)", 1, LengthPrefixLimit);
-    private readonly Option<int> _replySize = Options.Size("--reply-size",
-        "the reply's payload, apart from the request's (a small request with a large reply is most RPC); the server must be started with it too", -1,
-        LengthPrefixLimit, showDefault: false);
+    private readonly Option<int?> _replySize = Options.OptionalSize("--reply-size",
+        "the reply's payload, apart from the request's (a small request with a large reply is most RPC); a --server must be started with it too",
+        LengthPrefixLimit);
     private readonly Option<int> _count = Options.Int("--count", "measured requests, over every client", 10_000, 1, 100_000_000);
     private readonly Option<TimeSpan> _duration = Options.Duration("--duration", "measure for this long instead of --count requests, e.g. 30s");
     private readonly Option<(int Count, TimeSpan Time)> _warmup = Options.CountOrDuration("--warmup",
@@ -117,7 +117,7 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} cannot carry this payload: {tooLarge}");
         }
-        if (parsed.GetValue(_replySize) is int replySize and >= 0 && transport.Capabilities.RejectReplySize(replySize, size) is { } noSuchReply)
+        if (parsed.GetValue(_replySize) is int replySize && transport.Capabilities.RejectReplySize(replySize, size) is { } noSuchReply)
         {
             throw new UnsupportedException($"{transport.Name} cannot send these replies: {noSuchReply}");
         }
@@ -272,7 +272,7 @@ internal sealed class PingCommand
         var (warmup, warmupTime) = parsed.GetValue(_warmup);
         var loop = new LoopOptions(size, parsed.GetValue(_count), warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: parsed.GetValue(_gap))
         {
-            ReplySize = parsed.GetValue(_replySize) is var reply and >= 0 && reply != size ? reply : null,
+            ReplySize = parsed.GetValue(_replySize) is int reply && reply != size ? reply : null,
             Clients = parsed.GetValue(_clients),
             InFlight = parsed.GetValue(_inFlight),
             Rate = parsed.GetValue(_rate),

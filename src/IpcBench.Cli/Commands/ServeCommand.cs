@@ -19,8 +19,8 @@ internal static class ServeCommand
         var flags = new TransportOptionFlags(OptionScope.BothEnds);
         var cpu = Options.Int("--cpu", "pin the server process to CPU N", -1, 0);
         var parentPid = Options.Int("--parent-pid", "stop when process PID exits or stdin closes (set by 'ipcbench ping')", 0, 1);
-        var replySize = Options.Size("--reply-size", "answer every request with this many bytes instead of its echo (ping --reply-size): 1, 1KB, 100KB ...",
-            -1, Core.Framing.LengthPrefix.DefaultMaxPayload, showDefault: false);
+        var replySize = Options.OptionalSize("--reply-size", "answer every request with this many bytes instead of its echo (ping --reply-size): 1, 1KB, 100KB ...",
+            Core.Framing.LengthPrefix.DefaultMaxPayload);
         var waitForDependencies = Options.Duration("--wait-for-dependencies",
             "wait up to this long, e.g. 120s, for what the transport needs and does not find yet (amqp: a broker still booting in another container)");
         var command = new Command("serve", """
@@ -30,7 +30,7 @@ internal static class ServeCommand
         flags.AddTo(command);
         command.SetAction((parsed, _) => RunAsync(TransportArgument.Resolve(parsed.GetValue(transport)!), parsed, flags,
             parsed.GetValue(address), parsed.GetValue(cpu), parsed.GetValue(parentPid), parsed.GetValue(waitForDependencies),
-            parsed.GetValue(replySize) is var r and >= 0 ? r : null));
+            parsed.GetValue(replySize)));
         return command;
     }
 

@@ -13,9 +13,14 @@ internal static class Options
             $"a whole number from {min} to {max}");
 
     /// <summary>A byte size: 1, 1KB (1,024 B), 100KB, 1MB.</summary>
-    public static Option<int> Size(string name, string description, int @default, int max, bool showDefault = true) =>
+    public static Option<int> Size(string name, string description, int @default, int max) =>
         Checked(name, description, "BYTES", @default, text => Quantities.ParseSize(text, max) is int n ? (true, n) : (false, 0),
-            $"a size from 0 to {max} B such as 1, 1KB or 100KB", showDefault);
+            $"a size from 0 to {max} B such as 1, 1KB or 100KB");
+
+    /// <summary>A byte size that has no default: null when not given.</summary>
+    public static Option<int?> OptionalSize(string name, string description, int max) =>
+        Checked<int?>(name, description, "BYTES", null, text => Quantities.ParseSize(text, max) is int n ? (true, n) : (false, null),
+            $"a size from 0 to {max} B such as 1, 1KB or 100KB", showDefault: false);
 
     public static Option<TimeSpan> Duration(string name, string description) =>
         Checked(name, description, "DURATION", TimeSpan.Zero, text => (Quantities.TryParseDuration(text, out var d), d),
