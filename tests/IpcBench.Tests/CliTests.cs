@@ -201,7 +201,7 @@ public class CliTests
     [InlineData("ping --transport tcp --rate fast", "--rate must be a positive rate in requests per second")]
     [InlineData("ping --transport tcp --clients 0", "--clients must be a whole number from 1 to 1024")]
     [InlineData("ping --transport tcp --warmup soon", "--warmup must be a number of requests from 0 to 100000000 or a duration")]
-    [InlineData("ping --transport tcp --scenario connect --clients 2", "--scenario connect runs one cycle after another")]
+    [InlineData("ping --transport tcp --scenario connect --clients 2", "--scenario connect runs one echo cycle after another")]
     [InlineData("ping --transport tcp --clients 2 --client-processes 3", "--client-processes 3 needs at least as many --clients, not 2")]
     [InlineData("serve", "Option '--transport' is required")]
     [InlineData("serve --transport signalr --io async", "signalr has no option 'io'")]
