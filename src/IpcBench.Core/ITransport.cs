@@ -10,7 +10,8 @@ namespace IpcBench.Core;
 /// connection and removes every file it created.</item>
 /// <item><see cref="ConnectAsync"/> returns a connection ready for requests, or throws
 /// <see cref="TransportException"/> within the connect timeout when nothing answers.</item>
-/// <item>A connection carries one request at a time. A reply that does not arrive within the request
+/// <item>A connection carries one request at a time, unless the transport says <see cref="TransportFeatures.Pipelined"/>:
+/// then <see cref="IConnection.RequestAsync"/> may be called again before an earlier call ends. A reply that does not arrive within the request
 /// timeout throws <see cref="TransportTimeoutException"/>; a peer that goes away throws
 /// <see cref="TransportException"/>. Neither ever hangs.</item>
 /// </list>
@@ -50,7 +51,7 @@ public interface IServer : IAsyncDisposable
     Uri Address { get; }
 }
 
-/// <summary>A client connection with at most one request in flight.</summary>
+/// <summary>A client connection: one request in flight, or several where the transport pipelines (<see cref="TransportFeatures.Pipelined"/>).</summary>
 public interface IConnection : IAsyncDisposable
 {
     /// <summary>

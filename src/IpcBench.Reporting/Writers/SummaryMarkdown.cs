@@ -32,7 +32,7 @@ public static class SummaryMarkdown
 
         md.Append("## Latency, p50 / p99 (us)\n\n");
         Matrix(layout, c => $"{Units.Us(c.LatencyUs.P50)} / {Units.Us(c.LatencyUs.P99)}").WriteTo(md);
-        md.Append("\n## Requests per second (one in flight)\n\n");
+        md.Append("\n## Requests per second\n\n");
         Matrix(layout, c => Units.Rate(c.RequestsPerSecond)).WriteTo(md);
 
         IsolationTable.WriteTo(md, run);
