@@ -136,10 +136,16 @@ public static class LoadLoop
             start.Value = Stopwatch.GetTimestamp();
             go.Set();
         }
-        catch (OperationCanceledException)
+        catch (Exception e)
         {
+            // A lane failed (and cancelled the rest), or the server's stats or the release did: stop every lane, and
+            // report the lane's failure if there is one, else this.
             stop.Cancel();
-            await FirstFailureAsync(threads, ct).ConfigureAwait(false);
+            await Task.WhenAll(threads.Select(t => t.ContinueWith(static _ => { }, TaskScheduler.Default))).ConfigureAwait(false);
+            if (e is OperationCanceledException && !ct.IsCancellationRequested && LaneFailure(threads) is { } cause)
+            {
+                ExceptionDispatchInfo.Throw(cause);
+            }
             throw;
         }
         await FirstFailureAsync(threads, ct).ConfigureAwait(false);
@@ -170,14 +176,16 @@ public static class LoadLoop
         {
             await Task.WhenAll(threads).ConfigureAwait(false);
         }
-        catch
+        catch (Exception e)
         {
             ct.ThrowIfCancellationRequested();
-            var cause = threads.Where(t => t.IsFaulted).Select(t => t.Exception!.InnerException!)
-                .FirstOrDefault(e => e is not OperationCanceledException) ?? threads.First(t => t.IsFaulted || t.IsCanceled).Exception!.InnerException!;
-            ExceptionDispatchInfo.Throw(cause);
+            ExceptionDispatchInfo.Throw(LaneFailure(threads) ?? e);
         }
     }
+
+    /// <summary>The first lane's failure that is not its stopping because another lane failed.</summary>
+    private static Exception? LaneFailure(Task[] threads) =>
+        threads.Where(t => t.IsFaulted).Select(t => t.Exception!.InnerException!).FirstOrDefault(e => e is not OperationCanceledException);
 
     /// <summary>One request loop: warm-up, the wait for the start, then its share of the measured requests.</summary>
     private sealed class Lane(int index, IConnection connection, LoopOptions options)
