@@ -14,7 +14,7 @@ public static class ExitCodes
     /// <summary>The run failed: a server unreachable or dead, a bad reply (compare: a case got slower).</summary>
     public const int Failed = 1;
 
-    /// <summary>Bad options or operands.</summary>
+    /// <summary>Bad options or operands (compare: runs that are not comparable).</summary>
     public const int Usage = 2;
 
     /// <summary>The transport or size does not run here.</summary>

@@ -133,13 +133,46 @@ public sealed class CompareTests : IDisposable
     }
 
     [Fact]
-    public void Runs_on_different_placements_are_compared_with_a_note()
+    public void Runs_on_different_placements_are_not_comparable_and_exit_2()
     {
         double[] s = RunFixtures.Latencies(15, seed: 10);
         var baseline = Run("base", Tcp(s));
         var current = Run("current", Tcp(s)) with { Environment = RunFixtures.Environment("none") };
-        string md = ComparisonMarkdown.Render(RunComparison.Compare(baseline, current, 0.10));
-        Assert.Contains("note: placement differs (baseline same-core (client cpu 0, server cpu 0), current none)", md);
+        var e = Assert.Throws<NotComparableException>(() => RunComparison.Compare(baseline, current, 0.10));
+        var d = Assert.Single(e.Differences);
+        Assert.Equal(("placement", "same-core", "none"), (d.Key, d.Baseline, d.Current));
+        Assert.Equal(2, Compare(Save(baseline), Save(current)));
+
+        string md = ComparisonMarkdown.Render(RunComparison.Compare(baseline, current, 0.10, allowDifferent: ["placement"]));
+        Assert.Contains("- note: placement differs (baseline same-core, current none), allowed by --allow-different", md);
+        Assert.Equal(0, Compare(Save(baseline), Save(current), "--allow-different", "placement"));
+    }
+
+    [Fact]
+    public void Every_setting_that_moves_every_figure_is_named()
+    {
+        double[] s = RunFixtures.Latencies(15, seed: 12);
+        var baseline = Run("base", Tcp(s));
+        var env = RunFixtures.Environment() with { Isolation = "bare", CpuModel = "Other CPU", Runtime = ".NET 10.0.5" };
+        var current = Run("current", Tcp(s) with { Options = "io=async" }) with { Environment = env };
+        var e = Assert.Throws<NotComparableException>(() => RunComparison.Compare(baseline, current, 0.10));
+        Assert.Equal(["isolation", "machine", "runtime", "io"], e.Differences.Select(d => d.Key));
+        Assert.Equal("io differs (baseline sync, current async)", e.Differences[^1].ToString());
+        // Allowing some is not allowing all.
+        Assert.Equal(2, Compare(Save(baseline), Save(current), "--allow-different", "isolation,machine,runtime"));
+        Assert.Equal(2, Compare(Save(baseline), Save(current), "--allow-different", "isolation,machine,runtime,io")); // then no case in common
+    }
+
+    [Fact]
+    public void A_run_with_more_kinds_of_case_is_comparable_on_those_it_shares()
+    {
+        // The current run adds 4-client and cold-start cases: the single-client cases still match, the rest are added.
+        double[] s = RunFixtures.Latencies(15, seed: 13);
+        var current = Run("current", Tcp(s), Tcp(s) with { Options = "clients=4&io=sync" }, Tcp(s) with { Options = "io=sync&scenario=connect" });
+        var cmp = RunComparison.Compare(Run("base", Tcp(s)), current, 0.10);
+        Assert.Single(cmp.Cases);
+        Assert.Equal(2, cmp.Added.Count);
+        Assert.Empty(cmp.AllowedDifferences);
     }
 
     [Fact]

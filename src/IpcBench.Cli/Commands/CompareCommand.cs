@@ -16,27 +16,44 @@ internal static class CompareCommand
         var current = new Argument<string>("CURRENT") { Description = "the run to judge against BASELINE, likewise" };
         var threshold = Parsing.Options.Checked("--threshold", "the p50 change that matters: 10%, 15 ...", "PERCENT", DefaultThreshold,
             text => ParseThreshold(text) is double t ? (true, t) : (false, 0), "a percentage such as 10% or 15");
+        var allowDifferent = new Option<string[]>("--allow-different")
+        {
+            Description = $"compare although the runs differ in these ({string.Join(", ", Comparability.RunKeys)}, or a case option such as io)",
+            HelpName = "KEY,...",
+            CustomParser = result => [.. result.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))],
+        };
         var command = new Command("compare", """
             Compares two runs case by case (a case: transport, options and payload size) and prints a markdown table: p50
             and p99 of both runs and their change, the change in requests/s, the p-value, and a verdict. A case is "slower"
             only when BOTH hold: its p50 grew by more than the threshold, and a two-sided Mann-Whitney U test on the two
             runs' per-request latency samples gives p < 0.01. "faster" is the same the other way; anything else is "same".
-            Cases in only one run are listed as added or removed and fail nothing. Runs on different placements or machines
-            are compared all the same, with a note.
+            Cases in only one run are listed as added or removed and fail nothing.
 
-            Exit codes: 0 no case is slower; 1 at least one case is slower; 2 bad options, a missing or malformed results
-            file, a schema version this ipcbench does not read, or no case in common.
-            """) { baseline, current, threshold };
-        command.SetAction(parsed => Run(parsed.GetValue(baseline)!, parsed.GetValue(current)!, parsed.GetValue(threshold)));
+            Runs that differ in placement, isolation, machine (CPU model, logical CPUs), runtime, or an option every case
+            of a transport ran with (io=sync against io=async) are not comparable: compare names the differences and
+            exits 2, unless --allow-different names each of them.
+
+            Exit codes: 0 no case is slower; 1 at least one case is slower; 2 not comparable, bad options, a missing or
+            malformed results file, a schema version this ipcbench does not read, or no case in common.
+            """) { baseline, current, threshold, allowDifferent };
+        command.SetAction(parsed => Run(parsed.GetValue(baseline)!, parsed.GetValue(current)!, parsed.GetValue(threshold),
+            parsed.GetValue(allowDifferent) ?? []));
         return command;
     }
 
-    private static int Run(string baseline, string current, double threshold)
+    private static int Run(string baseline, string current, double threshold, string[] allowDifferent)
     {
         RunComparison comparison;
         try
         {
-            comparison = RunComparison.Compare(ResultsFile.Read(baseline), ResultsFile.Read(current), threshold);
+            comparison = RunComparison.Compare(ResultsFile.Read(baseline), ResultsFile.Read(current), threshold,
+                allowDifferent: allowDifferent);
+        }
+        catch (NotComparableException e)
+        {
+            Console.Error.WriteLine($"ipcbench compare: {e.Message}");
+            Console.Error.WriteLine($"ipcbench compare: compare runs made alike, or pass --allow-different {string.Join(",", e.Differences.Select(d => d.Key))}");
+            return ExitCodes.Usage;
         }
         catch (Exception e) when (e is ResultsFormatException or IncomparableRunsException)
         {

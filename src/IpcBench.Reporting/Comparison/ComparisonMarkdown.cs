@@ -5,7 +5,7 @@ using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Reporting.Comparison;
 
-/// <summary>The comparison as markdown: a table of the common cases, then what only one run has, then notes on what differs between the runs.</summary>
+/// <summary>The comparison as markdown: a table of the common cases, then what only one run has, then the differences between the runs that were allowed.</summary>
 public static class ComparisonMarkdown
 {
     public static string Render(RunComparison cmp)
@@ -43,7 +43,7 @@ public static class ComparisonMarkdown
         {
             md.Append($"- removed (only in {cmp.Baseline.Id}): {Name(c)}\n");
         }
-        var notes = Notes(cmp.Baseline, cmp.Current)
+        var notes = cmp.AllowedDifferences.Select(d => $"{d}, allowed by --allow-different")
             .Concat(cmp.Cases.Where(c => c.Baseline.SamplesUs.Count == 0 || c.Current.SamplesUs.Count == 0)
                 .Select(c => $"{Name(c.Current)} has no per-request samples in one run: untested, so never slower or faster"))
             .ToList();
@@ -77,25 +77,4 @@ public static class ComparisonMarkdown
 
     private static string Name(CaseResult c) =>
         $"{c.Transport}{(c.Options.Length > 0 ? " " + c.Options.Replace('&', ' ') : "")} at {Units.Size(c.Size)}";
-
-    /// <summary>Differences between the runs that make figures hard to compare: said, not failed on.</summary>
-    public static IEnumerable<string> Notes(RunResults baseline, RunResults current)
-    {
-        var (b, c) = (baseline.Environment, current.Environment);
-        if (Placement(b.Placement) != Placement(c.Placement))
-        {
-            yield return $"placement differs (baseline {b.Placement}, current {c.Placement}): compare like with like";
-        }
-        if (b.CpuModel != c.CpuModel || b.LogicalCpus != c.LogicalCpus)
-        {
-            yield return $"machine differs (baseline {b.CpuModel ?? "unknown CPU"} x{b.LogicalCpus}, current {c.CpuModel ?? "unknown CPU"} x{c.LogicalCpus})";
-        }
-        if (b.Isolation != c.Isolation)
-        {
-            yield return $"isolation differs (baseline {b.Isolation}, current {c.Isolation})";
-        }
-    }
-
-    /// <summary>"same-core (client cpu 0, server cpu 0)" and "same-core (client cpu 1, server cpu 1)" are the same placement.</summary>
-    private static string Placement(string described) => described.Split(' ', 2)[0];
 }

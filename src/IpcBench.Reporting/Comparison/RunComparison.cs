@@ -20,25 +20,43 @@ public sealed record CaseComparison(
 /// <summary>No comparison can be made: the runs share no case.</summary>
 public sealed class IncomparableRunsException(string message) : Exception(message);
 
+/// <summary>The runs differ in settings that move every figure (<see cref="Comparability"/>), and none of them was allowed.</summary>
+public sealed class NotComparableException(IReadOnlyList<Difference> differences)
+    : Exception($"the runs are not comparable: {string.Join("; ", differences)}")
+{
+    public IReadOnlyList<Difference> Differences { get; } = differences;
+}
+
 /// <summary>
-/// Two runs, case by case (matched by transport, options and size). A case is slower only when
+/// Two runs, case by case, matched on their full identity: transport, options (the load's and scenario's among them) and
+/// size; refused when the runs differ in a setting that moves every figure, unless that difference is allowed. A case is slower only when
 /// both hold: its median got worse by more than the threshold, and a Mann-Whitney U test on the
 /// two runs' per-request samples says the difference is no accident (p &lt; alpha). The first
 /// alone flags noise on a busy machine; the second alone flags differences too small to matter.
 /// </summary>
 public sealed record RunComparison(
     RunResults Baseline, RunResults Current, double Threshold, double Alpha,
-    IReadOnlyList<CaseComparison> Cases, IReadOnlyList<CaseResult> Added, IReadOnlyList<CaseResult> Removed)
+    IReadOnlyList<CaseComparison> Cases, IReadOnlyList<CaseResult> Added, IReadOnlyList<CaseResult> Removed,
+    IReadOnlyList<Difference> AllowedDifferences)
 {
     public const double DefaultAlpha = 0.01;
 
     public bool AnySlower => Cases.Any(c => c.Verdict == Verdict.Slower);
 
     /// <param name="threshold">The relative change of the median that matters, e.g. 0.10 for 10%.</param>
+    /// <param name="allowDifferent">Keys of <see cref="Comparability.Differences"/> that may differ ("placement", "io" ...).</param>
+    /// <exception cref="NotComparableException">The runs differ in a setting <paramref name="allowDifferent"/> does not name.</exception>
     /// <exception cref="IncomparableRunsException">The runs have no case in common.</exception>
-    public static RunComparison Compare(RunResults baseline, RunResults current, double threshold, double alpha = DefaultAlpha)
+    public static RunComparison Compare(RunResults baseline, RunResults current, double threshold, double alpha = DefaultAlpha,
+        IReadOnlyCollection<string>? allowDifferent = null)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(threshold);
+        var differences = Comparability.Differences(baseline, current);
+        var refused = differences.Where(d => allowDifferent?.Contains(d.Key) != true).ToList();
+        if (refused.Count > 0)
+        {
+            throw new NotComparableException(refused);
+        }
         var before = Index(baseline);
         var after = Index(current);
         var matched = after.Where(kv => before.ContainsKey(kv.Key))
@@ -50,7 +68,7 @@ public sealed record RunComparison(
         }
         return new RunComparison(baseline, current, threshold, alpha, matched,
             after.Where(kv => !before.ContainsKey(kv.Key)).Select(kv => kv.Value).ToList(),
-            before.Where(kv => !after.ContainsKey(kv.Key)).Select(kv => kv.Value).ToList());
+            before.Where(kv => !after.ContainsKey(kv.Key)).Select(kv => kv.Value).ToList(), differences);
     }
 
     private static CaseComparison Case(CaseResult b, CaseResult c, double threshold, double alpha)
