@@ -33,7 +33,7 @@ public static class LatencySidecar
             return; // run without the suite's host (e.g. from a test runner): nothing to report to
         }
         Directory.CreateDirectory(dir);
-        var result = Figures.Case(SuiteSettings.Resolve(entry).Name, SuiteResults.CaseOptionsOf(entry, scenario, clients, size.ReplySize), size.Request,
+        var result = Figures.Case(SuiteSettings.Resolve(entry), SuiteResults.CaseOptionsOf(entry, scenario, clients, size.ReplySize), size.Request,
             SuiteSettings.Placement.Name(), measured, size.ReplySize);
         File.WriteAllText(PathFor(dir, CurrentJob(), scenario, entry, size, clients), ResultsFile.SerializeCase(result));
     }

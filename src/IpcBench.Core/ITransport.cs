@@ -24,6 +24,9 @@ public interface ITransport
     /// <summary>One line for <c>ipcbench list</c>: what this transport really is on this OS.</summary>
     string Description { get; }
 
+    /// <summary>The kind of transport it is, which the reports group by: its neighbours in a chart are its alternatives.</summary>
+    TransportFamily Family { get; }
+
     /// <summary>Null when the transport runs here; otherwise why it does not.</summary>
     string? UnsupportedReason { get; }
 
@@ -42,6 +45,19 @@ public interface ITransport
     ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default);
 
     ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default);
+}
+
+/// <summary>The kinds of transport, as users choose between them.</summary>
+public enum TransportFamily
+{
+    /// <summary>Sockets as the OS gives them: TCP, UDP, Unix domain sockets.</summary>
+    Sockets,
+    /// <summary>Same-machine only: named pipes, shared memory.</summary>
+    Local,
+    /// <summary>Message queues and brokers: ZeroMQ, AMQP.</summary>
+    Messaging,
+    /// <summary>RPC frameworks: gRPC, SignalR, JSON-RPC, WCF.</summary>
+    Rpc,
 }
 
 /// <summary>A running server. Disposing it stops it and cleans up what it created.</summary>

@@ -3,6 +3,17 @@ using IpcBench.Core.Measurement;
 using IpcBench.Core.Options;
 namespace IpcBench.Reporting;
 
+/// <summary>What a case measured.</summary>
+public enum CaseKind
+{
+    /// <summary>One client's round trips on one connection, one at a time: the latency matrix.</summary>
+    Steady,
+    /// <summary>A new connection per request (scenario=connect).</summary>
+    ColdStart,
+    /// <summary>Several clients or requests in flight, an open loop, or the suite's throughput scenario.</summary>
+    UnderLoad,
+}
+
 /// <summary>
 /// A case's address options ("io=sync&amp;wait=spin"), in one spelling: keys sorted, so that runs
 /// that wrote them in another order still match case for case.
@@ -51,6 +62,18 @@ public static class CaseOptions
     /// <summary>Whether the case is a cold start (<see cref="ConnectScenario"/>).</summary>
     public static bool IsConnect(string options) => Parse(options).Contains(new("scenario", "connect"));
 
+    /// <summary>The options that put a case under load: several clients or requests in flight, an offered rate.</summary>
+    private static readonly string[] LoadKeys = ["clients", "client_processes", "in_flight", "rate"];
+
+    /// <summary>What a case measured, which the reports keep apart: figures of different kinds do not share a table.</summary>
+    public static CaseKind Kind(string options)
+    {
+        var pairs = Parse(options);
+        return pairs.Contains(new("scenario", "connect")) ? CaseKind.ColdStart
+            : pairs.Any(kv => LoadKeys.Contains(kv.Key) || kv is { Key: "scenario", Value: "throughput" }) ? CaseKind.UnderLoad
+            : CaseKind.Steady;
+    }
+
     public static IReadOnlyList<KeyValuePair<string, string>> Parse(string? query)
     {
         if (string.IsNullOrWhiteSpace(query))
@@ -88,6 +111,6 @@ public static class CaseOptions
         return rest.Length == 0 ? transport : $"{transport} {rest.Replace('&', ' ')}";
     }
 
-    private static string Join(IEnumerable<KeyValuePair<string, string>> pairs) =>
+    public static string Join(IEnumerable<KeyValuePair<string, string>> pairs) =>
         string.Join("&", pairs.OrderBy(kv => kv.Key, StringComparer.Ordinal).Select(kv => $"{kv.Key}={kv.Value}"));
 }

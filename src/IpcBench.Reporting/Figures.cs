@@ -10,11 +10,15 @@ public static class Figures
 {
     public static double Us(double us) => Math.Round(us, 3);
 
+    /// <summary>"sockets", "local", "messaging", "rpc": how results.json names a <see cref="Core.TransportFamily"/>.</summary>
+    public static string FamilyName(Core.TransportFamily family) => family.ToString().ToLowerInvariant();
+
     /// <summary>A measured case as results.json holds it: the one place where a loop's result becomes a case's figures.</summary>
     /// <param name="options">The case's options (<see cref="Core.Options.OptionValues.Identity"/>, and "scenario=connect" for cold starts).</param>
-    public static CaseResult Case(string transport, string options, int size, string placement, LoopResult r, int? replySize = null) => new()
+    public static CaseResult Case(Core.ITransport transport, string options, int size, string placement, LoopResult r, int? replySize = null) => new()
     {
-        Transport = transport,
+        Transport = transport.Name,
+        Family = FamilyName(transport.Family),
         Options = CaseOptions.Normalize(options),
         Size = size,
         Placement = placement,

@@ -76,6 +76,9 @@ public sealed record CaseResult
 {
     public required string Transport { get; init; }
 
+    /// <summary>The transport's family ("sockets", "local", "messaging", "rpc"), which the charts group by (null: a run from before families were recorded).</summary>
+    public string? Family { get; init; }
+
     /// <summary>Address options as a query string, keys sorted: "io=sync&amp;wait=spin".</summary>
     public required string Options { get; init; }
 

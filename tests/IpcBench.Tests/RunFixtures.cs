@@ -28,7 +28,10 @@ internal static class RunFixtures
         },
     };
 
-    /// <summary>A suite run: tcp and mmf at 1 B and 1 KB, udp at 1 B only (100 KB does not fit a datagram), zmq-libzmq skipped.</summary>
+    /// <summary>
+    /// A suite run: tcp and mmf at 1 B and 1 KB, udp at 1 B only (100 KB does not fit a datagram), grpc at 1 B and 1 KB,
+    /// zmq-libzmq skipped; cold starts of tcp and grpc; tcp under load (4 clients, two open loops, one not sustained).
+    /// </summary>
     public static RunResults Bench() => new()
     {
         Schema = RunResults.CurrentSchema,
@@ -46,6 +49,27 @@ internal static class RunFixtures
             Case("mmf", "io=sync&wait=spin", 1, p50: 0.9, p99: 1.4, rps: 910000, serverCpu: 1.1, allocated: 0.5),
             Case("mmf", "wait=spin&io=sync", 1024, p50: 1.2, p99: 2.05, rps: 700000, serverCpu: null, allocated: null),
             Case("udp", "io=sync", 1, p50: 12.2, p99: 20.1, rps: 70000, serverCpu: 7, allocated: 24, errors: 3),
+            Case("grpc", "", 1, p50: 88.5, p99: 140, rps: 11000, serverCpu: 60.5, allocated: 1450),
+            Case("grpc", "", 1024, p50: 92, p99: 150, rps: 10500, serverCpu: 62, allocated: 3500),
+            Case("tcp", "io=sync&scenario=connect", 1, p50: 95, p99: 180, rps: 9000, serverCpu: 40, allocated: 900),
+            Case("grpc", "scenario=connect", 1, p50: 2100, p99: 3900, rps: 450, serverCpu: 800, allocated: 90000),
+            Case("tcp", "clients=4&io=sync&scenario=throughput", 1, p50: 30, p99: 61, rps: 131000, serverCpu: 6.5, allocated: 0) with
+            {
+                MegabytesPerSecond = 0.262,
+                ClientRequestsPerSecond = [31000, 33000, 33500, 33500],
+            },
+            Case("tcp", "io=sync&rate=50000", 1, p50: 25, p99: 700, rps: 49800, serverCpu: 7, allocated: 0) with
+            {
+                MegabytesPerSecond = 0.1,
+                OfferedRate = 50000,
+                Sustained = true,
+            },
+            Case("tcp", "io=sync&rate=200000", 1, p50: 61000, p99: 90000, rps: 98000, serverCpu: 7, allocated: 0) with
+            {
+                MegabytesPerSecond = 0.196,
+                OfferedRate = 200000,
+                Sustained = false,
+            },
         ],
         Skipped =
         [
@@ -58,6 +82,7 @@ internal static class RunFixtures
         double? serverCpu, double? allocated, long errors = 0, IReadOnlyList<double>? samples = null) => new()
     {
         Transport = transport,
+        Family = transport switch { "tcp" or "udp" => "sockets", "mmf" => "local", "grpc" => "rpc", _ => "messaging" },
         Options = options,
         Size = size,
         Placement = "same-core",

@@ -45,6 +45,8 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
     /// <summary>The largest encoded message: the payload behind its field tag and length (at most 6 bytes).</summary>
     private const int MaxMessage = MaxPayload + 16;
 
+    public TransportFamily Family => TransportFamily.Rpc;
+
     public string Name => (over, calls) switch
     {
         (GrpcOver.UnixSocket, _) => "grpc-uds",

@@ -31,6 +31,8 @@ public sealed class JsonRpcTransport : ITransport
     public static JsonRpcTransport Json() =>
         new("jsonrpc-json", "System.Text.Json", stream => new HeaderDelimitedMessageHandler(stream, stream, new SystemTextJsonFormatter()));
 
+    public TransportFamily Family => TransportFamily.Rpc;
+
     public string Name { get; }
 
     public string Description => OperatingSystem.IsWindows()

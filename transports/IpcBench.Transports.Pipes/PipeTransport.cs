@@ -13,6 +13,8 @@ namespace IpcBench.Transports.Pipes;
 /// </summary>
 public sealed class PipeTransport : StreamTransport
 {
+    public override TransportFamily Family => TransportFamily.Local;
+
     public override string Name => "pipe";
 
     public override string Description => OperatingSystem.IsWindows()

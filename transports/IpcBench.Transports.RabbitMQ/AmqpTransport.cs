@@ -23,6 +23,8 @@ public sealed class AmqpTransport(bool confirm) : ITransport
     /// <summary>Set once a broker answered; until then each question asks again, since a broker still booting may come.</summary>
     private bool _brokerAnswered;
 
+    public TransportFamily Family => TransportFamily.Messaging;
+
     public string Name => confirm ? "amqp-confirm" : "amqp";
 
     public string Description => confirm

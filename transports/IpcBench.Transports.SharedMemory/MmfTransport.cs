@@ -13,6 +13,8 @@ public sealed class MmfTransport : ITransport
 {
     public const int DefaultCapacity = 1024 * 1024;
 
+    public TransportFamily Family => TransportFamily.Local;
+
     public string Name => "mmf";
 
     public string Description => OperatingSystem.IsLinux()

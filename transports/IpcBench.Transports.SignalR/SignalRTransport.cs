@@ -33,6 +33,8 @@ public sealed class SignalRTransport : ITransport
     /// <summary>JSON is what a HubConnectionBuilder speaks unless told otherwise.</summary>
     public static SignalRTransport Json() => new("signalr-json", "JSON", b => b);
 
+    public TransportFamily Family => TransportFamily.Rpc;
+
     public string Name { get; }
 
     public string Description =>

@@ -14,6 +14,8 @@ namespace IpcBench.Transports.Sockets;
 /// </summary>
 public sealed class TcpTransport(bool noDelay) : StreamTransport
 {
+    public override TransportFamily Family => TransportFamily.Sockets;
+
     public override string Name => noDelay ? "tcp" : "tcp-nagle";
 
     public override string Description => noDelay

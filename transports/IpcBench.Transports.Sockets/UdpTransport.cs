@@ -17,6 +17,8 @@ public sealed class UdpTransport : ITransport
     /// <summary>The largest IPv4 UDP payload (65,535 − 20 IP − 8 UDP), less the sequence number.</summary>
     public const int MaxPayload = 65_507 - Datagram.HeaderSize;
 
+    public TransportFamily Family => TransportFamily.Sockets;
+
     public string Name => "udp";
     public string Description => "UDP datagrams, one per request and reply; lost replies time out, nothing is retried";
     public string? UnsupportedReason => null;

@@ -17,6 +17,8 @@ public sealed class UdsTransport : StreamTransport
     // sun_path holds 108 bytes on Linux, 104 on macOS, including the terminating NUL.
     private const int MaxPathBytes = 103;
 
+    public override TransportFamily Family => TransportFamily.Sockets;
+
     public override string Name => "uds";
 
     public override string Description => OperatingSystem.IsWindows()

@@ -22,6 +22,8 @@ public sealed class WcfTransport : ITransport
     private const string HostFile = "IpcBench.WcfHost.exe";
     private const string MonoInstall = "apt-get install mono-runtime libmono-system-servicemodel4.0a-cil";
 
+    public TransportFamily Family => TransportFamily.Rpc;
+
     public string Name => "wcf";
 
     public string Description => OperatingSystem.IsWindows()

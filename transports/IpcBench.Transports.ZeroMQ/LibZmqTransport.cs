@@ -11,6 +11,8 @@ namespace IpcBench.Transports.ZeroMQ;
 /// </summary>
 public sealed class LibZmqTransport : ITransport
 {
+    public TransportFamily Family => TransportFamily.Messaging;
+
     public string Name => "zmq-libzmq";
 
     public string Description => "ZeroMQ REQ/REP over TCP through libzmq, the native engine, called directly (each side adds libzmq's I/O thread)";

@@ -14,6 +14,8 @@ namespace IpcBench.Transports.ZeroMQ;
 /// </summary>
 public sealed class NetMqTransport : ITransport
 {
+    public TransportFamily Family => TransportFamily.Messaging;
+
     public string Name => "zmq";
 
     public string Description => "ZeroMQ REQ/REP over TCP through NetMQ, the managed engine (each side adds NetMQ's I/O thread)";

@@ -61,7 +61,7 @@ internal static class PingResults
             GitCommit = GitCommit.Current(),
             CommandLine = CommandLineText.Join("ipcbench", run.Args),
             Environment = EnvironmentProbe.Describe(run.PlacementDescription, options),
-            Cases = [Figures.Case(transport.Name, identity, loop.Size, run.Placement.Name(), run.Result, loop.ReplySize)],
+            Cases = [Figures.Case(transport, identity, loop.Size, run.Placement.Name(), run.Result, loop.ReplySize)],
             Skipped = [],
         };
     }

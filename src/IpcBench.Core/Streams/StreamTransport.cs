@@ -20,6 +20,7 @@ public interface IStreamListener : IAsyncDisposable
 public abstract class StreamTransport : ITransport
 {
     public abstract string Name { get; }
+    public abstract TransportFamily Family { get; }
     public abstract string Description { get; }
     public virtual string? UnsupportedReason => null;
     public virtual TransportCapabilities Capabilities =>

@@ -1,41 +1,87 @@
 namespace IpcBench.Reporting.Charts;
 
+/// <summary>A plot area's edges, in pixels.</summary>
+internal readonly record struct Box(double Left, double Top, double Right, double Bottom)
+{
+    public double Width => Right - Left;
+}
+
 /// <summary>
-/// What both charts share: the canvas, title and subtitle, the plot area with its log-scale latency
-/// axis and grid, and the legend to the right of the plot.
+/// What every chart shares: the canvas with its title and subtitle, and one plot area (or a panel of several) with
+/// its log-scale y axis, grid and legend to its right. A chart of many transports is drawn as panels, one per family,
+/// on one y scale: each panel then holds a handful of lines that its legend tells apart.
 /// </summary>
 internal sealed class ChartFrame
 {
     public const double Width = 880;
     public const double Height = 500;
-    public const double Left = 78;
-    public const double Right = 660;
-    public const double Top = 78;
-    public const double Bottom = 430;
+
+    /// <summary>A panel of <see cref="Panels"/>: two to a row.</summary>
+    private const double PanelWidth = 460;
+    private const double PanelHeight = 330;
+    private const double Header = 84;
 
     private const string GridMajor = "#d0d0d0";
     private const string GridMinor = "#eeeeee";
 
-    private double _legendY = Top + 4;
-
     private readonly string _axisTitle;
     private readonly Func<double, string> _label;
+    private readonly double _fontSize;
+    private double _legendY;
 
-    /// <param name="values">What the y axis must hold: latencies in microseconds, unless <paramref name="label"/> says otherwise.</param>
-    public ChartFrame(string title, string subtitle, IEnumerable<double> values,
-        string axisTitle = "round-trip latency (log scale)", Func<double, string>? label = null)
+    private ChartFrame(Svg svg, Box plot, LogScale y, string axisTitle, Func<double, string> label, double fontSize)
     {
-        Svg = new Svg(Width, Height, title);
-        Svg.Text(Left, 30, title, size: 17, bold: true);
-        Svg.Text(Left, 52, subtitle, size: 12, fill: Svg.Muted);
-        var (min, max) = LogScale.NiceBounds(values);
-        Y = new LogScale(min, max, Bottom, Top);
-        (_axisTitle, _label) = (axisTitle, label ?? LogScale.LatencyLabel);
+        (Svg, Plot, Y, _axisTitle, _label, _fontSize) = (svg, plot, y, axisTitle, label, fontSize);
+        _legendY = plot.Top + 4;
     }
 
     public Svg Svg { get; }
 
+    public Box Plot { get; }
+
     public LogScale Y { get; }
+
+    private double LegendX => Plot.Right + 18;
+
+    /// <summary>One chart on the whole canvas.</summary>
+    /// <param name="values">What the y axis must hold: latencies in microseconds, unless <paramref name="label"/> says otherwise.</param>
+    public static ChartFrame Single(string title, string subtitle, IEnumerable<double> values,
+        string axisTitle = "round-trip latency (log scale)", Func<double, string>? label = null)
+    {
+        var svg = Canvas(Width, Height, title, subtitle);
+        var plot = new Box(78, 78, 660, 430);
+        var (min, max) = LogScale.NiceBounds(values);
+        return new ChartFrame(svg, plot, new LogScale(min, max, plot.Bottom, plot.Top), axisTitle, label ?? LogScale.LatencyLabel, 12);
+    }
+
+    /// <summary>A panel per title, two to a row, every one on the same y scale so that panels compare at a glance.</summary>
+    /// <param name="key">A line under the subtitle that says what every panel's lines and markers mean.</param>
+    public static IReadOnlyList<ChartFrame> Panels(string title, string subtitle, string key, IReadOnlyList<string> panelTitles, IEnumerable<double> values,
+        string axisTitle = "round-trip latency (log scale)")
+    {
+        int columns = Math.Clamp(panelTitles.Count, 1, 2);
+        int rows = Math.Max(1, (panelTitles.Count + 1) / 2);
+        var svg = Canvas(Math.Max(columns * PanelWidth, 560), Header + rows * PanelHeight + 10, title, subtitle);
+        svg.Text(24, 72, key, size: 12);
+        var (min, max) = LogScale.NiceBounds(values);
+        var frames = new List<ChartFrame>();
+        for (int i = 0; i < panelTitles.Count; i++)
+        {
+            double x0 = i % 2 * PanelWidth, y0 = Header + i / 2 * PanelHeight;
+            var plot = new Box(x0 + 68, y0 + 36, x0 + PanelWidth - 150, y0 + PanelHeight - 58);
+            svg.Text(plot.Left, y0 + 22, panelTitles[i], size: 14, bold: true);
+            frames.Add(new ChartFrame(svg, plot, new LogScale(min, max, plot.Bottom, plot.Top), axisTitle, LogScale.LatencyLabel, 11));
+        }
+        return frames;
+    }
+
+    private static Svg Canvas(double width, double height, string title, string subtitle)
+    {
+        var svg = new Svg(width, height, title);
+        svg.Text(24, 30, title, size: 17, bold: true);
+        svg.Text(24, 52, subtitle, size: 12, fill: Svg.Muted);
+        return svg;
+    }
 
     /// <summary>The y grid and its labels, and the y axis title.</summary>
     public void DrawYAxis()
@@ -43,15 +89,15 @@ internal sealed class ChartFrame
         foreach (var (value, major, labelled) in Y.Ticks())
         {
             double y = Y.Map(value);
-            Svg.Line(Left, y, Right, y, major || labelled ? GridMajor : GridMinor);
+            Svg.Line(Plot.Left, y, Plot.Right, y, major || labelled ? GridMajor : GridMinor);
             if (labelled)
             {
-                Svg.Text(Left - 8, y + 4, _label(value), size: 11, anchor: "end", fill: Svg.Muted);
+                Svg.Text(Plot.Left - 8, y + 4, _label(value), size: 11, anchor: "end", fill: Svg.Muted);
             }
         }
-        Svg.Text(20, (Top + Bottom) / 2, _axisTitle, size: 12, anchor: "middle", fill: Svg.Muted, rotate: -90);
-        Svg.Line(Left, Top, Left, Bottom, "#888888");
-        Svg.Line(Left, Bottom, Right, Bottom, "#888888");
+        Svg.Text(Plot.Left - 58, (Plot.Top + Plot.Bottom) / 2, _axisTitle, size: _fontSize, anchor: "middle", fill: Svg.Muted, rotate: -90);
+        Svg.Line(Plot.Left, Plot.Top, Plot.Left, Plot.Bottom, "#888888");
+        Svg.Line(Plot.Left, Plot.Bottom, Plot.Right, Plot.Bottom, "#888888");
     }
 
     /// <summary>A vertical grid line with its label under the plot.</summary>
@@ -59,43 +105,58 @@ internal sealed class ChartFrame
     {
         if (gridLine)
         {
-            Svg.Line(x, Top, x, Bottom, GridMajor, 1, dash);
+            Svg.Line(x, Plot.Top, x, Plot.Bottom, GridMajor, 1, dash);
         }
-        Svg.Line(x, Bottom, x, Bottom + 5, "#888888");
-        Svg.Text(x, Bottom + 20, label, size: 12, anchor: "middle");
+        Svg.Line(x, Plot.Bottom, x, Plot.Bottom + 5, "#888888");
+        Svg.Text(x, Plot.Bottom + 19, label, size: _fontSize, anchor: "middle");
     }
 
-    public void XTitle(string title) => Svg.Text((Left + Right) / 2, Bottom + 48, title, size: 12, anchor: "middle", fill: Svg.Muted);
+    public void XTitle(string title) => Svg.Text((Plot.Left + Plot.Right) / 2, Plot.Bottom + 42, title, size: _fontSize, anchor: "middle", fill: Svg.Muted);
 
     public void LegendHeading(string text)
     {
-        Svg.Text(Right + 24, _legendY + 4, text, size: 12, bold: true);
-        _legendY += 22;
-    }
-
-    /// <summary>One legend entry: a line sample (with a marker) and its label.</summary>
-    public void LegendEntry(string label, string colour, string? dash = null, bool hollowMarker = false)
-    {
-        double x = Right + 24;
-        Svg.Line(x, _legendY, x + 28, _legendY, colour, 2.25, dash);
-        Svg.Circle(x + 14, _legendY, 3.5, hollowMarker ? "#ffffff" : colour, colour);
-        Svg.Text(x + 38, _legendY + 4, label, size: 12);
+        Svg.Text(LegendX, _legendY + 4, text, size: _fontSize, bold: true);
         _legendY += 20;
     }
 
-    public void LegendGap() => _legendY += 10;
+    /// <summary>One legend entry: a line sample (solid or dashed), its marker (filled or hollow), and its label.</summary>
+    public void LegendEntry(string label, SeriesStyle style, string? dash = null, bool hollowMarker = false, bool line = true)
+    {
+        if (line)
+        {
+            Svg.Line(LegendX, _legendY, LegendX + 28, _legendY, style.Colour, 2.25, dash);
+        }
+        Svg.Marker(style.Marker, LegendX + 14, _legendY, 3.5, hollowMarker ? "#ffffff" : style.Colour, style.Colour);
+        Svg.Text(LegendX + 36, _legendY + 4, label, size: _fontSize);
+        _legendY += _fontSize + 7;
+    }
+
+    public void LegendGap() => _legendY += 8;
 
     public void LegendNote(string text)
     {
-        Svg.Text(Right + 24, _legendY + 4, text, size: 11, fill: Svg.Muted);
-        _legendY += 17;
+        Svg.Text(LegendX, _legendY + 4, text, size: _fontSize - 1, fill: Svg.Muted);
+        _legendY += _fontSize + 4;
     }
 
     /// <summary>Said in the middle of the plot when there is nothing to draw.</summary>
-    public void Empty(string text) => Svg.Text((Left + Right) / 2, (Top + Bottom) / 2, text, size: 14, anchor: "middle", fill: Svg.Muted);
+    public void Empty(string text) => Svg.Text((Plot.Left + Plot.Right) / 2, (Plot.Top + Plot.Bottom) / 2, text, size: 14, anchor: "middle", fill: Svg.Muted);
 
     /// <summary>The run named under the title: what it was, where it ran.</summary>
     public static string Subtitle(RunResults run) =>
         $"{run.Id} · placement {run.Environment.Placement} · {run.Environment.Isolation} · "
         + $"{run.Environment.CpuModel ?? "unknown CPU"}, {run.Environment.LogicalCpus} CPUs";
+
+    /// <summary>How a panel names a family: "sockets" is "Sockets", "rpc" is "RPC frameworks".</summary>
+    public static string FamilyTitle(string family) => family switch
+    {
+        "sockets" => "Sockets",
+        "local" => "Local IPC",
+        "messaging" => "Messaging",
+        "rpc" => "RPC frameworks",
+        _ => char.ToUpperInvariant(family[0]) + family[1..],
+    };
+
+    /// <summary>The neutral style of a legend entry that explains a line's form rather than naming a series.</summary>
+    public static SeriesStyle Key { get; } = new(Svg.Muted, MarkerShape.Circle);
 }

@@ -27,10 +27,10 @@ public static class LoadCharts
     public static string RenderThroughput(RunResults run)
     {
         var series = Series(run, c => !IsOpenLoop(c)).Where(s => s.Points.Select(Clients).Distinct().Count() > 1).ToList();
-        var frame = new ChartFrame("Requests per second by clients", ChartFrame.Subtitle(run),
+        var frame = ChartFrame.Single("Requests per second by clients", ChartFrame.Subtitle(run),
             series.SelectMany(s => s.Points.Select(c => c.RequestsPerSecond)), "requests/s, every client together (log scale)", Units.Rate);
         var x = new LogScale(Math.Max(0.8, series.SelectMany(s => s.Points).Min(Clients) * 0.8), series.SelectMany(s => s.Points).Max(Clients) * 1.25,
-            ChartFrame.Left, ChartFrame.Right);
+            frame.Plot.Left, frame.Plot.Right);
         frame.DrawYAxis();
         foreach (double clients in series.SelectMany(s => s.Points).Select(Clients).Distinct().Order())
         {
@@ -45,11 +45,11 @@ public static class LoadCharts
     public static string RenderLatency(RunResults run)
     {
         var series = Series(run, IsOpenLoop).ToList();
-        var frame = new ChartFrame("Latency by offered load (open loop)", ChartFrame.Subtitle(run),
+        var frame = ChartFrame.Single("Latency by offered load (open loop)", ChartFrame.Subtitle(run),
             series.SelectMany(s => s.Points.SelectMany(c => new[] { c.LatencyUs.P50, c.LatencyUs.P99 })));
         var rates = series.SelectMany(s => s.Points).Select(c => c.OfferedRate!.Value).ToList();
         var (lo, hi) = LogScale.NiceBounds(rates);
-        var x = new LogScale(lo, hi, ChartFrame.Left, ChartFrame.Right);
+        var x = new LogScale(lo, hi, frame.Plot.Left, frame.Plot.Right);
         frame.DrawYAxis();
         foreach (var (value, _, labelled) in x.Ticks())
         {
@@ -63,9 +63,9 @@ public static class LoadCharts
             c => $"{Units.Rate(c.OfferedRate!.Value)} requests/s offered, {Units.Rate(c.RequestsPerSecond)} achieved{(c.Sustained == false ? " (not sustained)" : "")}: p50 {Units.Us(c.LatencyUs.P50)} us, p99 {Units.Us(c.LatencyUs.P99)} us",
             p50: true);
         frame.LegendGap();
-        frame.LegendEntry("p99", Svg.Muted);
-        frame.LegendEntry("p50", Svg.Muted, "6 4");
-        frame.LegendEntry("rate not sustained", Svg.Muted, hollowMarker: true);
+        frame.LegendEntry("p99", ChartFrame.Key);
+        frame.LegendEntry("p50", ChartFrame.Key, "6 4");
+        frame.LegendEntry("rate not sustained", ChartFrame.Key, hollowMarker: true);
         return frame.Svg.ToString();
     }
 
@@ -89,19 +89,19 @@ public static class LoadCharts
         frame.LegendHeading("transport");
         for (int i = 0; i < series.Count; i++)
         {
-            string colour = Palette.Colour(i);
+            var style = SeriesStyle.For(i);
             var line = series[i];
-            frame.Svg.Polyline(line.Points.Select(c => (x(c), frame.Y.Map(y(c)))), colour, 2.25);
+            frame.Svg.Polyline(line.Points.Select(c => (x(c), frame.Y.Map(y(c)))), style.Colour, 2.25);
             if (p50)
             {
-                frame.Svg.Polyline(line.Points.Select(c => (x(c), frame.Y.Map(c.LatencyUs.P50))), colour, 1.5, "6 4");
+                frame.Svg.Polyline(line.Points.Select(c => (x(c), frame.Y.Map(c.LatencyUs.P50))), style.Colour, 1.5, "6 4");
             }
             foreach (var c in line.Points)
             {
                 bool hollow = c.Sustained == false;
-                frame.Svg.Circle(x(c), frame.Y.Map(y(c)), 4, hollow ? "#ffffff" : colour, colour, tooltip: $"{line.Label} at {tooltip(c)}");
+                frame.Svg.Marker(style.Marker, x(c), frame.Y.Map(y(c)), 4, hollow ? "#ffffff" : style.Colour, style.Colour, tooltip: $"{line.Label} at {tooltip(c)}");
             }
-            frame.LegendEntry(line.Label, colour);
+            frame.LegendEntry(line.Label, style);
         }
     }
 }

@@ -3,9 +3,9 @@ using IpcBench.Reporting.Writers;
 namespace IpcBench.Reporting.Charts;
 
 /// <summary>
-/// percentiles.svg: each transport's latency curve at one payload size, from the fastest request to
-/// the slowest. The x axis is 1/(1-p) on a log scale, so that 50%, 90%, 99%, 99.9% and 99.99% are
-/// evenly spaced and the tail, where transports differ most, gets most of the width.
+/// percentiles.svg: each transport's latency curve at one payload size, from the fastest request to the slowest, a
+/// panel per transport family on one latency axis. The x axis is 1/(1-p) on a log scale, so that 50%, 90%, 99%, 99.9%
+/// and 99.99% are evenly spaced and the tail, where transports differ most, gets most of the width.
 /// </summary>
 public static class PercentileChart
 {
@@ -15,7 +15,7 @@ public static class PercentileChart
     private const double MaxPosition = 1e5;
 
     private static readonly (double P, string Label)[] Ticks =
-        [(0, "min"), (50, "50%"), (90, "90%"), (99, "99%"), (99.9, "99.9%"), (99.99, "99.99%"), (100, "max")];
+        [(50, "50"), (90, "90"), (99, "99"), (99.9, "99.9"), (99.99, "99.99"), (100, "max")];
 
     /// <summary>The size most cases share (the smallest of those), so that the chart compares the most transports.</summary>
     public static int? ChartedSize(RunResults run) =>
@@ -24,46 +24,56 @@ public static class PercentileChart
 
     public static string Render(RunResults run)
     {
+        run = RunDigest.SteadyState(run);
         var layout = new RunLayout(run);
         int? size = ChartedSize(run);
-        var charted = layout.Rows.Select((row, i) => (Row: row, Colour: Palette.Colour(i), Case: size is int s ? layout.Case(row, s) : null))
+        var charted = layout.Rows.Select(row => (Row: row, Case: size is int s ? layout.Case(row, s) : null))
             .Where(r => r.Case is { PercentilesUs.Count: > 0 }).ToList();
+        var families = charted.Select(r => r.Row.Family).Distinct().OrderBy(f => layout.Families.ToList().IndexOf(f)).ToList();
         string title = size is int sz ? $"Latency percentiles at {Units.Size(sz)}" : "Latency percentiles";
-        var frame = new ChartFrame(title, ChartFrame.Subtitle(run), charted.SelectMany(r => r.Case!.PercentilesUs.Select(p => p.Us)));
+        long fewest = charted.Count == 0 ? 0 : charted.Min(r => r.Case!.Count), most = charted.Count == 0 ? 0 : charted.Max(r => r.Case!.Count);
+        string key = "dashed: the last step, to the slowest request · "
+            + (fewest == most ? $"{Units.Count(most)} requests per line" : $"{Units.Count(fewest)} to {Units.Count(most)} requests per line");
+        var panels = ChartFrame.Panels(title, ChartFrame.Subtitle(run), key, families.Count == 0 ? [""] : [.. families.Select(ChartFrame.FamilyTitle)],
+            charted.SelectMany(r => r.Case!.PercentilesUs.Select(p => p.Us)));
+        if (families.Count == 0)
+        {
+            panels[0].DrawYAxis();
+            panels[0].Empty("no latency curve in this run");
+            return panels[0].Svg.ToString();
+        }
+        for (int f = 0; f < families.Count; f++)
+        {
+            Draw(panels[f], [.. charted.Where(r => r.Row.Family == families[f]).Select(r => (r.Row, r.Case!))]);
+        }
+        return panels[0].Svg.ToString();
+    }
+
+    private static void Draw(ChartFrame frame, IReadOnlyList<(RunLayout.Row Row, CaseResult Case)> lines)
+    {
         var svg = frame.Svg;
         frame.DrawYAxis();
-        var x = new LogScale(1, MaxPosition, ChartFrame.Left, ChartFrame.Right);
+        var x = new LogScale(1, MaxPosition, frame.Plot.Left, frame.Plot.Right);
         foreach (var (p, label) in Ticks)
         {
             frame.XTick(x.Map(Position(p)), label, dash: p == 100 ? "3 3" : null);
         }
-        frame.XTitle("percentile: the share of requests at or under the latency (log scale of 1/(1-p))");
-        if (charted.Count == 0)
+        frame.XTitle("percentile, log scale of 1/(1-p); left edge: min");
+        for (int i = 0; i < lines.Count; i++)
         {
-            frame.Empty("no latency curve in this run");
-            return svg.ToString();
-        }
-
-        frame.LegendHeading("transport");
-        foreach (var (row, colour, c) in charted)
-        {
-            var points = c!.PercentilesUs.OrderBy(p => p.P).Select(p => (p.P, p.Us, X: x.Map(Position(p.P)), Y: frame.Y.Map(p.Us))).ToList();
-            svg.Polyline(points.Where(p => p.P < 100).Select(p => (p.X, p.Y)), colour, 2.25);
+            var (row, c) = lines[i];
+            var style = SeriesStyle.For(i);
+            var points = c.PercentilesUs.OrderBy(p => p.P).Select(p => (p.P, p.Us, X: x.Map(Position(p.P)), Y: frame.Y.Map(p.Us))).ToList();
+            svg.Polyline(points.Where(p => p.P < 100).Select(p => (p.X, p.Y)), style.Colour, 2.25);
             // The last step, to the maximum, is dashed: one request, not a share of them.
-            svg.Polyline(points.Where(p => p.P >= 99.99).Select(p => (p.X, p.Y)), colour, 1.5, "4 3");
+            svg.Polyline(points.Where(p => p.P >= 99.99).Select(p => (p.X, p.Y)), style.Colour, 1.5, "4 3");
             foreach (var point in points)
             {
-                svg.Circle(point.X, point.Y, 3, point.P == 100 ? "#ffffff" : colour, colour,
+                svg.Marker(style.Marker, point.X, point.Y, 3, point.P == 100 ? "#ffffff" : style.Colour, style.Colour,
                     tooltip: $"{row.Label}: {(point.P == 100 ? "max" : $"p{Units.Raw(point.P)}")} {Units.Us(point.Us)} us");
             }
-            frame.LegendEntry(row.Label, colour);
+            frame.LegendEntry(row.Label, style);
         }
-        frame.LegendGap();
-        long fewest = charted.Min(r => r.Case!.Count), most = charted.Max(r => r.Case!.Count);
-        frame.LegendNote(fewest == most ? $"{Units.Count(most)} requests per line" : $"{Units.Count(fewest)} to {Units.Count(most)} requests per line");
-        frame.LegendNote("dashed: the last step, to the");
-        frame.LegendNote("slowest request");
-        return svg.ToString();
     }
 
     private static double Position(double p) => p >= 100 ? MaxPosition : Math.Min(1 / (1 - p / 100), MaxPosition / 10);

@@ -23,7 +23,7 @@ public static class ComparisonMarkdown
         }
         md.Append('\n');
 
-        var table = new MarkdownTable("case", "size", "p50 base us", "p50 now us", "p50 change", "p99 base us", "p99 now us", "p99 change",
+        var table = new Table("case", "size", "p50 base us", "p50 now us", "p50 change", "p99 base us", "p99 now us", "p99 change",
             "req/s change", "p-value", "verdict") { TextColumns = [10] };
         foreach (var c in cmp.Cases)
         {

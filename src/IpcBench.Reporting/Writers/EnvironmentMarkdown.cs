@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using IpcBench.Reporting.Collecting;
 
 namespace IpcBench.Reporting.Writers;
 
@@ -11,34 +10,41 @@ public static class EnvironmentMarkdown
 
     public static string Render(RunResults run)
     {
-        var env = run.Environment;
-        var md = new StringBuilder();
-        md.Append($"# Environment of IpcBench run {run.Id}\n\n");
-        md.Append($"- started: {run.StartedAt.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture)} UTC\n");
-        md.Append($"- commit: {run.GitCommit ?? "unknown (not a git work tree, or no git)"}\n");
-        md.Append($"- command line: `{run.CommandLine.Replace("`", "'", StringComparison.Ordinal)}`\n");
-        md.Append("\n## Machine\n\n");
-        md.Append($"- OS: {env.Os}\n");
-        md.Append($"- kernel: {env.Kernel ?? "unknown"}\n");
-        md.Append($"- CPU: {env.CpuModel ?? "unknown"}\n");
-        md.Append($"- logical CPUs: {env.LogicalCpus}\n");
-        md.Append($"- runtime: {env.Runtime}\n");
-        md.Append($"- clocksource: {env.Clocksource ?? "unknown"}\n");
-        md.Append($"- cpu limits: {env.CpuLimits ?? "unknown"}\n");
-        md.Append($"- isolation: {env.Isolation}{(env.IsolationEvidence is { } why ? $" ({why})" : "")}\n");
-        md.Append($"- placement: {env.Placement}\n");
-        md.Append("\n## Options\n\n");
-        if (env.Options.Count == 0)
+        var md = new StringBuilder($"# Environment of IpcBench run {run.Id}\n\n");
+        foreach (var section in Sections(run))
         {
-            md.Append("None recorded.\n");
-        }
-        foreach (var (name, value) in env.Options.OrderBy(o => o.Key, StringComparer.Ordinal))
-        {
-            md.Append($"- {name}: {(value.Length == 0 ? "(empty)" : value)}\n");
+            section.WriteMarkdown(md);
         }
         return md.ToString();
     }
 
-    public static void Write(string folder, RunResults run) =>
-        File.WriteAllText(Path.Combine(folder, FileName), Render(run));
+    /// <summary>What env.md and report.html's environment hold.</summary>
+    internal static IReadOnlyList<ReportSection> Sections(RunResults run)
+    {
+        var env = run.Environment;
+        return
+        [
+            new(null,
+            [
+                $"started: {run.StartedAt.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture)} UTC",
+                $"commit: {run.GitCommit ?? "unknown (not a git work tree, or no git)"}",
+                $"command line: `{run.CommandLine.Replace("`", "'", StringComparison.Ordinal)}`",
+            ]),
+            new("Machine",
+            [
+                $"OS: {env.Os}",
+                $"kernel: {env.Kernel ?? "unknown"}",
+                $"CPU: {env.CpuModel ?? "unknown"}",
+                $"logical CPUs: {env.LogicalCpus}",
+                $"runtime: {env.Runtime}",
+                $"clocksource: {env.Clocksource ?? "unknown"}",
+                $"cpu limits: {env.CpuLimits ?? "unknown"}",
+                $"isolation: {env.Isolation}{(env.IsolationEvidence is { } why ? $" ({why})" : "")}",
+                $"placement: {env.Placement}",
+            ]),
+            env.Options.Count == 0
+                ? new("Options", [], After: ["None recorded."])
+                : new("Options", [.. env.Options.OrderBy(o => o.Key, StringComparer.Ordinal).Select(o => $"{o.Key}: {(o.Value.Length == 0 ? "(empty)" : o.Value)}")]),
+        ];
+    }
 }

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 
 namespace IpcBench.Reporting.Writers;
 
@@ -9,23 +8,23 @@ namespace IpcBench.Reporting.Writers;
 /// </summary>
 public static class IsolationTable
 {
-    private const string Bare = "none";
+    /// <summary>How a case with no isolation option (client and server side by side) is named.</summary>
+    public const string Bare = "none";
 
-    /// <summary>Appends the table under a heading, when the run holds more than one isolation.</summary>
-    public static void WriteTo(StringBuilder md, RunResults run)
+    /// <summary>The table, when the run holds more than one isolation.</summary>
+    internal static ReportSection? Section(RunResults run)
     {
         var cases = run.Cases.Select(c => (Case: c, Isolation: IsolationOf(c.Options), Others: WithoutIsolation(c.Options))).ToList();
         var isolations = cases.Select(c => c.Isolation).Distinct().OrderBy(i => i == Bare ? 0 : 1).ToList();
         if (isolations.Count < 2)
         {
-            return;
+            return null;
         }
         var notSupported = run.Skipped.Where(s => s.Size is null)
             .ToDictionary(s => (s.Transport, IsolationOf(s.Options)), s => s.Reason);
         string common = CaseOptions.Common(cases.Select(c => c.Others));
 
-        md.Append("\n## Isolation: p50 / p99 (us), and p50 as a ratio to bare\n\n");
-        var table = new MarkdownTable(["transport", "size", .. isolations.Select(i => i == Bare ? "bare" : i)]);
+        var table = new Table(["transport", "size", .. isolations.Select(i => i == Bare ? "bare" : i)]);
         foreach (var group in cases.GroupBy(c => (c.Case.Transport, c.Others, c.Case.Size)))
         {
             var bare = group.FirstOrDefault(c => c.Isolation == Bare).Case;
@@ -41,16 +40,12 @@ public static class IsolationTable
             });
             table.Add([CaseOptions.Label(group.Key.Transport, group.Key.Others, common), Units.Size(group.Key.Size), .. cells]);
         }
-        table.WriteTo(md);
-        if (notSupported.Count > 0)
-        {
-            md.Append("\nNot supported: ")
-              .AppendJoin("; ", notSupported.Select(kv => $"{kv.Key.Transport} in {kv.Key.Item2}: {kv.Value.ReplaceLineEndings(" ")}"))
-              .Append('\n');
-        }
+        string[] after = notSupported.Count == 0 ? []
+            : ["Not supported: " + string.Join("; ", notSupported.Select(kv => $"{kv.Key.Transport} in {kv.Key.Item2}: {kv.Value.ReplaceLineEndings(" ")}"))];
+        return new ReportSection("Isolation: p50 / p99 (us), and p50 as a ratio to bare", [], table, after);
     }
 
-    private static string IsolationOf(string options) => CaseOptions.Isolation(options) ?? Bare;
+    public static string IsolationOf(string options) => CaseOptions.Isolation(options) ?? Bare;
 
-    private static string WithoutIsolation(string options) => CaseOptions.Without(options, $"{Core.Hosting.Isolations.OptionName}={IsolationOf(options)}");
+    public static string WithoutIsolation(string options) => CaseOptions.Without(options, $"{Core.Hosting.Isolations.OptionName}={IsolationOf(options)}");
 }

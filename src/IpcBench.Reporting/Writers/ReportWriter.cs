@@ -13,7 +13,7 @@ public static class ReportWriter
         return WriteReports(folder, run).Prepend(Path.Combine(folder, ResultsFile.FileName)).ToList();
     }
 
-    /// <summary>Writes summary.md, summary.csv, env.md and the charts (not results.json, their source).</summary>
+    /// <summary>Writes summary.md, summary.csv, env.md, report.html and the charts (not results.json, their source).</summary>
     public static IReadOnlyList<string> WriteReports(string folder, RunResults run)
     {
         var written = new List<string>();
@@ -26,28 +26,43 @@ public static class ReportWriter
         Write(SummaryMarkdown.FileName, SummaryMarkdown.Render(run));
         Write(SummaryCsv.FileName, SummaryCsv.Render(run));
         Write(EnvironmentMarkdown.FileName, EnvironmentMarkdown.Render(run));
-        var charted = SteadyStateOnly(run);
-        Write(LatencyBySizeChart.FileName, LatencyBySizeChart.Render(charted));
-        Write(PercentileChart.FileName, PercentileChart.Render(charted));
-        if (LoadCharts.HasClientSeries(run))
+        var charts = Charts(run);
+        Write(HtmlReport.FileName, HtmlReport.Render(run, charts));
+        foreach (var (name, svg) in charts)
         {
-            Write(LoadCharts.ThroughputFileName, LoadCharts.RenderThroughput(run));
-        }
-        if (LoadCharts.HasOpenLoop(run))
-        {
-            Write(LoadCharts.LatencyFileName, LoadCharts.RenderLatency(run));
+            Write(name, svg);
         }
         return written;
     }
 
-    /// <summary>
-    /// The charts show the steady state: cold-start cases (scenario=connect), orders of magnitude
-    /// apart and one size only, would double the lines and crowd out what the charts are for.
-    /// A run of cold starts only is charted as it is.
-    /// </summary>
-    private static RunResults SteadyStateOnly(RunResults run)
+    /// <summary>Every chart that applies to the run, by file name.</summary>
+    public static IReadOnlyList<(string FileName, string Svg)> Charts(RunResults run)
     {
-        var steady = run.Cases.Where(c => !CaseOptions.IsConnect(c.Options)).ToList();
-        return steady.Count > 0 ? run with { Cases = steady } : run;
+        var charts = new List<(string, string)>
+        {
+            (LatencyBySizeChart.FileName, LatencyBySizeChart.Render(run)),
+            (PercentileChart.FileName, PercentileChart.Render(run)),
+        };
+        if (CostChart.Applies(run))
+        {
+            charts.Add((CostChart.FileName, CostChart.Render(run)));
+        }
+        if (ColdStartChart.Applies(run))
+        {
+            charts.Add((ColdStartChart.FileName, ColdStartChart.Render(run)));
+        }
+        if (IsolationChart.Applies(run))
+        {
+            charts.Add((IsolationChart.FileName, IsolationChart.Render(run)));
+        }
+        if (LoadCharts.HasClientSeries(run))
+        {
+            charts.Add((LoadCharts.ThroughputFileName, LoadCharts.RenderThroughput(run)));
+        }
+        if (LoadCharts.HasOpenLoop(run))
+        {
+            charts.Add((LoadCharts.LatencyFileName, LoadCharts.RenderLatency(run)));
+        }
+        return charts;
     }
 }

@@ -20,7 +20,7 @@ public sealed class RunLayout
             string options = CaseOptions.Normalize(c.Options);
             if (!rows.Any(r => r.Transport == c.Transport && r.Options == options))
             {
-                rows.Add(new Row(c.Transport, options, CaseOptions.Label(c.Transport, options, CommonOptions)));
+                rows.Add(new Row(c.Transport, options, CaseOptions.Label(c.Transport, options, CommonOptions), c.Family ?? OtherFamily));
             }
             _cases.TryAdd((c.Transport, options, c.Size), c);
         }
@@ -49,6 +49,16 @@ public sealed class RunLayout
 
     public SkippedCase? Skipped(Row row, int size) => _skipped.GetValueOrDefault((row.Transport, row.Options, size));
 
+    /// <summary>The family of a transport a run did not record one for.</summary>
+    public const string OtherFamily = "other";
+
+    /// <summary>The families the rows belong to, in <see cref="Core.TransportFamily"/>'s order (sockets first), "other" last.</summary>
+    public IEnumerable<string> Families => Rows.Select(r => r.Family).Distinct().OrderBy(FamilyOrder);
+
+    private static int FamilyOrder(string family) =>
+        Enum.TryParse<Core.TransportFamily>(family, ignoreCase: true, out var f) ? (int)f : int.MaxValue;
+
     /// <param name="Label">The transport and the options that set it apart from the other rows.</param>
-    public sealed record Row(string Transport, string Options, string Label);
+    /// <param name="Family">The transport's family ("sockets", "rpc" ...), or <see cref="OtherFamily"/>.</param>
+    public sealed record Row(string Transport, string Options, string Label, string Family);
 }

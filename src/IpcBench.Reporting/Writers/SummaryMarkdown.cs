@@ -5,9 +5,10 @@ using IpcBench.Reporting.Collecting;
 namespace IpcBench.Reporting.Writers;
 
 /// <summary>
-/// summary.md: the figures people quote. Latency (p50 / p99) and requests/s as transport-by-size
-/// matrices, then what each request cost, then what was skipped; above them, the facts no figure
-/// may be quoted without (placement, isolation, machine, commit).
+/// summary.md: the figures people quote. Above them, the facts no figure may be quoted without (placement, isolation,
+/// machine, commit) and a few sentences on what the run says. Then the steady state (latency p50 / p99 and requests/s as
+/// transport-by-size matrices, the isolation table, what each request cost), the cold starts and the cases under load
+/// each in tables of their own, and what was skipped last.
 /// </summary>
 public static class SummaryMarkdown
 {
@@ -15,59 +16,73 @@ public static class SummaryMarkdown
 
     public static string Render(RunResults run)
     {
-        var layout = new RunLayout(run);
-        var env = run.Environment;
-        var md = new StringBuilder();
-        md.Append($"# IpcBench run {run.Id}\n\n");
-        md.Append($"- placement: {env.Placement}\n");
-        md.Append($"- isolation: {env.Isolation}\n");
-        md.Append($"- machine: {Machine(env)}\n");
-        md.Append($"- commit: {run.GitCommit ?? "unknown"}\n");
-        md.Append($"- started: {run.StartedAt.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture)} UTC\n");
-        if (layout.CommonOptions.Length > 0)
+        var md = new StringBuilder($"# IpcBench run {run.Id}\n\n");
+        foreach (var section in Sections(run))
         {
-            md.Append($"- every case: {layout.CommonOptions.Replace("&", ", ", StringComparison.Ordinal)}\n");
-        }
-        md.Append("\n");
-
-        md.Append("## Latency, p50 / p99 (us)\n\n");
-        Matrix(layout, c => $"{Units.Us(c.LatencyUs.P50)} / {Units.Us(c.LatencyUs.P99)}").WriteTo(md);
-        md.Append("\n## Requests per second\n\n");
-        Matrix(layout, c => Units.Rate(c.RequestsPerSecond)).WriteTo(md);
-
-        IsolationTable.WriteTo(md, run);
-
-        md.Append("\n## Cost per request\n\n");
-        var cost = new MarkdownTable("transport", "size", "client CPU us", "server CPU us", "allocated B", "requests", "errors");
-        foreach (var row in layout.Rows)
-        {
-            foreach (int size in layout.Sizes)
-            {
-                if (layout.Case(row, size) is { } c)
-                {
-                    cost.Add(row.Label, Units.Size(size), Units.Cpu(c.ClientCpuUsPerOp), Units.Cpu(c.ServerCpuUsPerOp),
-                        Units.Bytes(c.AllocatedBytesPerOp), Units.Count(c.Count), Units.Count(c.Errors));
-                }
-            }
-        }
-        cost.WriteTo(md);
-
-        md.Append("\n## Skipped\n\n");
-        if (run.Skipped.Count == 0)
-        {
-            md.Append("No case was skipped.\n");
-        }
-        foreach (var s in run.Skipped)
-        {
-            string what = CaseOptions.Label(s.Transport, CaseOptions.Normalize(s.Options), layout.CommonOptions)
-                + (s.Size is int size ? $" at {Units.Size(size)}" : "");
-            md.Append($"- {what}: {s.Reason.ReplaceLineEndings(" ")}\n");
+            section.WriteMarkdown(md);
         }
         return md.ToString();
     }
 
-    public static void Write(string folder, RunResults run) =>
-        File.WriteAllText(Path.Combine(folder, FileName), Render(run));
+    /// <summary>What summary.md and report.html both hold, in their order.</summary>
+    internal static IReadOnlyList<ReportSection> Sections(RunResults run)
+    {
+        var steady = RunDigest.Of(run, CaseKind.Steady);
+        var layout = new RunLayout(run with { Cases = steady });
+        var env = run.Environment;
+        var facts = new List<string>
+        {
+            $"placement: {env.Placement}",
+            $"isolation: {env.Isolation}",
+            $"machine: {Machine(env)}",
+            $"commit: {run.GitCommit ?? "unknown"}",
+            $"started: {run.StartedAt.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture)} UTC",
+        };
+        if (layout.CommonOptions.Length > 0)
+        {
+            facts.Add($"every case: {layout.CommonOptions.Replace("&", ", ", StringComparison.Ordinal)}");
+        }
+        var sections = new List<ReportSection> { new(null, facts) };
+        if (RunDigest.Sentences(run) is { Count: > 0 } digest)
+        {
+            sections.Add(new ReportSection("What to read here", digest));
+        }
+        if (steady.Count > 0)
+        {
+            sections.Add(new ReportSection("Latency, p50 / p99 (us)", [], Matrix(layout, c => $"{Units.Us(c.LatencyUs.P50)} / {Units.Us(c.LatencyUs.P99)}")));
+            sections.Add(new ReportSection("Requests per second", [], Matrix(layout, c => Units.Rate(c.RequestsPerSecond))));
+            if (IsolationTable.Section(run with { Cases = steady }) is { } isolation)
+            {
+                sections.Add(isolation);
+            }
+            var cost = new Table("transport", "size", "client CPU us", "server CPU us", "allocated B", "requests", "errors");
+            foreach (var row in layout.Rows)
+            {
+                foreach (int size in layout.Sizes)
+                {
+                    if (layout.Case(row, size) is { } c)
+                    {
+                        cost.Add(row.Label, Units.Size(size), Units.Cpu(c.ClientCpuUsPerOp), Units.Cpu(c.ServerCpuUsPerOp),
+                            Units.Bytes(c.AllocatedBytesPerOp), Units.Count(c.Count), Units.Count(c.Errors));
+                    }
+                }
+            }
+            sections.Add(new ReportSection("Cost per request", [], cost));
+        }
+        if (RunDigest.Of(run, CaseKind.ColdStart) is { Count: > 0 } cold)
+        {
+            sections.Add(LoadTable.ColdStarts(cold));
+        }
+        if (RunDigest.Of(run, CaseKind.UnderLoad) is { Count: > 0 } loaded)
+        {
+            sections.Add(LoadTable.UnderLoad(run, loaded));
+        }
+        string common = CaseOptions.Common(run.Cases.Select(c => c.Options));
+        var skipped = run.Skipped.Select(s => CaseOptions.Label(s.Transport, CaseOptions.Normalize(s.Options), common)
+            + (s.Size is int size ? $" at {Units.Size(size)}" : "") + $": {s.Reason.ReplaceLineEndings(" ")}").ToList();
+        sections.Add(skipped.Count == 0 ? new ReportSection("Skipped", [], After: ["No case was skipped."]) : new ReportSection("Skipped", skipped));
+        return sections;
+    }
 
     /// <summary>"AMD EPYC, 2 logical CPUs; Debian GNU/Linux 12 (bookworm), kernel 6.1.0; .NET 10.0.12; clocksource tsc".</summary>
     public static string Machine(RunEnvironment env)
@@ -85,9 +100,9 @@ public static class SummaryMarkdown
         return string.Join("; ", parts);
     }
 
-    private static MarkdownTable Matrix(RunLayout layout, Func<CaseResult, string> cell)
+    private static Table Matrix(RunLayout layout, Func<CaseResult, string> cell)
     {
-        var table = new MarkdownTable(layout.Sizes.Select(Units.Size).Prepend("transport").ToArray());
+        var table = new Table(layout.Sizes.Select(Units.Size).Prepend("transport").ToArray());
         foreach (var row in layout.Rows)
         {
             table.Add(layout.Sizes.Select(size =>

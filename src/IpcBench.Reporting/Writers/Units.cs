@@ -22,7 +22,9 @@ public static class Units
 
     public static string Rate(double perSecond) => F(perSecond, "#,0");
 
-    public static string Cpu(double? us) => us is double v ? F(v, "0.0") : Missing;
+    public static string Megabytes(double? mbps) => mbps is double v ? F(v, v < 100 ? "0.0#" : "#,0") : Missing;
+
+    public static string Cpu(double? us) => us is double v ? F(v, "#,0.0") : Missing;
 
     public static string Bytes(double? bytes) => bytes is double v ? F(v, "#,0.#") : Missing;
 
@@ -31,6 +33,9 @@ public static class Units
     /// <summary>A relative change, signed: "+12.3%", "-4.0%".</summary>
     public static string Change(double fraction) =>
         double.IsFinite(fraction) ? (fraction >= 0 ? "+" : "") + F(fraction * 100, "0.0") + "%" : Missing;
+
+    /// <summary>A multiple: "2.3x", "0.85x".</summary>
+    public static string Ratio(double ratio) => double.IsFinite(ratio) ? F(ratio, ratio < 1 ? "0.00" : ratio < 10 ? "0.0" : "#,0") + "x" : Missing;
 
     public static string PValue(double p) => p < 0.001 ? "<0.001" : F(p, "0.000");
 

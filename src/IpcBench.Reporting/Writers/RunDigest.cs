@@ -1,0 +1,89 @@
+namespace IpcBench.Reporting.Writers;
+
+/// <summary>
+/// "What to read here": a few sentences worked out from a run, so that a reader sees its answer before its tables: the
+/// fastest transport of each family, what each framework costs over plain tcp, the cheapest in CPU, the cold starts and
+/// the most requests/s under load.
+/// </summary>
+public static class RunDigest
+{
+    public static IReadOnlyList<string> Sentences(RunResults run)
+    {
+        var steady = new RunLayout(run with { Cases = Of(run, CaseKind.Steady) });
+        var sentences = new List<string>();
+        if (steady.Sizes.Count > 0)
+        {
+            int smallest = steady.Sizes[0];
+            var fastest = steady.Families
+                .Select(family => Fastest(steady, smallest, steady.Rows.Where(r => r.Family == family)) is { } best ? $"{family}: {best}" : null)
+                .OfType<string>().ToList();
+            if (fastest.Count > 0)
+            {
+                sentences.Add($"Fastest of each family at {Units.Size(smallest)} (p50): {string.Join("; ", fastest)}.");
+            }
+            if (OverTcp(steady) is { } overTcp)
+            {
+                sentences.Add(overTcp);
+            }
+            var cpu = steady.Rows.Select(r => (Row: r, Case: steady.Case(r, smallest)))
+                .Where(x => x.Case?.ServerCpuUsPerOp is not null).OrderBy(x => CpuPerRequest(x.Case!)).ToList();
+            if (cpu.Count > 1)
+            {
+                sentences.Add($"CPU per request at {Units.Size(smallest)}, client and server together: least {cpu[0].Row.Label} "
+                    + $"({Units.Cpu(CpuPerRequest(cpu[0].Case!))} us), most {cpu[^1].Row.Label} ({Units.Cpu(CpuPerRequest(cpu[^1].Case!))} us).");
+            }
+        }
+        var cold = Of(run, CaseKind.ColdStart).OrderBy(c => c.LatencyUs.P50).ToList();
+        if (cold.Count > 0)
+        {
+            sentences.Add(cold.Count == 1
+                ? $"A new connection, its request and its close: {cold[0].Transport} {Units.Us(cold[0].LatencyUs.P50)} us (p50)."
+                : $"A new connection, its request and its close (p50): from {cold[0].Transport} {Units.Us(cold[0].LatencyUs.P50)} us "
+                  + $"to {cold[^1].Transport} {Units.Us(cold[^1].LatencyUs.P50)} us.");
+        }
+        if (Of(run, CaseKind.UnderLoad).MaxBy(c => c.RequestsPerSecond) is { } most)
+        {
+            sentences.Add($"Most requests/s under load: {LoadTable.Describe(most, run)}, {Units.Rate(most.RequestsPerSecond)}/s.");
+        }
+        return sentences;
+    }
+
+    public static double CpuPerRequest(CaseResult c) => c.ClientCpuUsPerOp + (c.ServerCpuUsPerOp ?? 0);
+
+    /// <summary>
+    /// The run's steady-state cases, what the latency charts show: cold starts (orders of magnitude apart, one size) and
+    /// cases under load have charts of their own, and would double the lines. A run of none is charted as it is.
+    /// </summary>
+    public static RunResults SteadyState(RunResults run) => Of(run, CaseKind.Steady) is { Count: > 0 } steady ? run with { Cases = steady } : run;
+
+    public static IReadOnlyList<CaseResult> Of(RunResults run, CaseKind kind) => [.. run.Cases.Where(c => CaseOptions.Kind(c.Options) == kind)];
+
+    private static string? Fastest(RunLayout layout, int size, IEnumerable<RunLayout.Row> rows) =>
+        rows.Select(r => (Row: r, Case: layout.Case(r, size))).Where(x => x.Case is not null).MinBy(x => x.Case!.LatencyUs.P50) is { Case: { } c } best
+            ? $"{best.Row.Label} {Units.Us(c.LatencyUs.P50)} us"
+            : null;
+
+    /// <summary>Each messaging or RPC transport's p50 as a multiple of tcp's, at the smallest and the largest size both ran.</summary>
+    private static string? OverTcp(RunLayout layout)
+    {
+        var tcp = layout.Rows.FirstOrDefault(r => r.Transport == "tcp");
+        if (tcp is null)
+        {
+            return null;
+        }
+        var candidates = layout.Rows.Where(r => r.Family is "messaging" or "rpc").ToList();
+        var shared = layout.Sizes.Where(s => layout.Case(tcp, s) is not null && candidates.Any(r => layout.Case(r, s) is not null)).ToList();
+        int[] sizes = shared.Count == 0 ? [] : [.. new[] { shared[0], shared[^1] }.Distinct()];
+        var frameworks = candidates
+            .Select(r => (r.Label, Ratios: sizes.Select(s => layout.Case(r, s) is { } c ? Ratio(c, layout.Case(tcp, s)!) : Units.Missing).ToList()))
+            .Where(f => f.Ratios.Any(x => x != Units.Missing)).ToList();
+        if (frameworks.Count == 0)
+        {
+            return null;
+        }
+        return $"What each framework costs over tcp, p50 as a multiple of tcp's at {string.Join(" / ", sizes.Select(Units.Size))}: "
+            + string.Join("; ", frameworks.Select(f => $"{f.Label} {string.Join(" / ", f.Ratios)}")) + ".";
+    }
+
+    private static string Ratio(CaseResult c, CaseResult tcp) => Units.Ratio(c.LatencyUs.P50 / tcp.LatencyUs.P50);
+}
