@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Runs the IpcBench tests on a fresh Debian/Ubuntu machine: installs and starts what the
 # transports under test need (libzmq5 for zmq-libzmq, a RabbitMQ broker for amqp, Mono with its WCF
-# for the wcf host) and the Python modules of the interop tests (gRPC and ZeroMQ clients in another
-# language), then dotnet test.
+# for the wcf host), the Python modules of the interop tests (gRPC and ZeroMQ clients in another
+# language) and Chromium (report.html is opened in it, headless), then dotnet test.
 # Needs root (or sudo) for the installs; with everything already there it installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")"
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-packages="libzmq5 rabbitmq-server mono-runtime libmono-system-servicemodel4.0a-cil python3-grpcio python3-grpc-tools python3-zmq"
+packages="libzmq5 rabbitmq-server mono-runtime libmono-system-servicemodel4.0a-cil python3-grpcio python3-grpc-tools python3-zmq chromium"
 if ! dpkg -s $packages >/dev/null 2>&1; then
   echo "== installing $packages"
   $sudo apt-get update -q

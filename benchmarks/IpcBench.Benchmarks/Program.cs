@@ -38,7 +38,7 @@ else
     Console.WriteLine();
     Console.Write(SummaryMarkdown.Render(run));
     Console.WriteLine();
-    Console.WriteLine($"IpcBench reports (summary.md, summary.csv, env.md, results.json, charts) in {artifacts}");
+    Console.WriteLine($"IpcBench reports (report.html, summary.md, summary.csv, env.md, results.json, charts) in {artifacts}");
 }
 bool failed = summaries.Any(s => s.HasCriticalValidationErrors || s.Reports.Any(r => !r.Success));
 return failed ? 1 : 0;

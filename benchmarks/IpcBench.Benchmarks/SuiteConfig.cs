@@ -46,6 +46,7 @@ public static class SuiteConfig
 
     private static ManualConfig Base(string artifacts) => ManualConfig.CreateEmpty()
         .AddLogger(BenchmarkDotNet.Loggers.ConsoleLogger.Default)
+        .AddEventProcessor(new SuiteProgress())
         .AddColumnProvider(DefaultColumnProviders.Instance)
         .AddColumn(SuiteColumn.All)
         .AddDiagnoser(MemoryDiagnoser.Default)

@@ -70,7 +70,7 @@ public class CliTests
         Assert.Equal(0, exit);
         foreach (string name in IpcBench.Transports.TransportRegistry.Names)
         {
-            Assert.Matches($@"(?m)^{name}\s+(yes|no)\s", stdout);
+            Assert.Matches($@"(?m)^{name}\s+(sockets|local|messaging|rpc)\s+(yes|no)\s", stdout);
         }
     }
 
@@ -227,7 +227,7 @@ public class CliTests
         Assert.Contains("grpc-pipe does not run here: Kestrel listens on named pipes only on Windows", stderr);
         var (listed, stdout, _) = await RunAsync("list");
         Assert.Equal(0, listed);
-        Assert.Matches(@"grpc-pipe +no .*Kestrel listens on named pipes only on Windows", stdout);
+        Assert.Matches(@"grpc-pipe +rpc +no .*Kestrel listens on named pipes only on Windows", stdout);
     }
 
     [Fact]

@@ -10,7 +10,7 @@ internal static class ListCommand
 {
     public static Command Create()
     {
-        var command = new Command("list", "Every registered transport: whether it runs on this machine (and if not, why), what it "
+        var command = new Command("list", "Every registered transport: its family (sockets, local, messaging, rpc: how the reports group it), whether it runs on this machine (and if not, why), what it "
             + "guarantees (reliable, message boundaries, cross-host, brokered; one-client when its server serves one client at a "
             + "time), how many requests a connection carries at once (--in-flight), its largest message, what it really is on this OS, "
             + "and the options each takes (--option NAME=VALUE on ping and serve).");
@@ -29,13 +29,14 @@ internal static class ListCommand
         var rows = TransportRegistry.All.Select(t => new[]
         {
             t.Name,
+            Reporting.Figures.FamilyName(t.Family),
             t.UnsupportedReason is null ? "yes" : "no",
             string.Join(",", Features(t.Capabilities)),
             t.Capabilities.Has(TransportFeatures.Pipelined) ? "several" : "one at a time",
             FormatSize(t.Capabilities.MaxMessageSize),
             t.UnsupportedReason is null ? t.Description : $"{t.Description} -- not here: {t.UnsupportedReason}",
         });
-        PrintTable(["TRANSPORT", "RUNS", "FEATURES", "IN FLIGHT", "MAX MSG", "WHAT IT IS"], rows);
+        PrintTable(["TRANSPORT", "FAMILY", "RUNS", "FEATURES", "IN FLIGHT", "MAX MSG", "WHAT IT IS"], rows);
     }
 
     /// <summary>Each option once, with the transports that take it (an option several transports share is one declaration).</summary>

@@ -9,10 +9,8 @@ public static class LoadTable
         string common = CaseOptions.Common(run.Cases.Select(x => x.Options));
         var load = CaseOptions.Parse(c.Options).ToDictionary();
         var words = new List<string>();
-        if (load.TryGetValue("clients", out string? clients))
-        {
-            words.Add($"{clients} clients");
-        }
+        string clients = load.GetValueOrDefault("clients", "1");
+        words.Add(clients == "1" ? "1 client" : $"{clients} clients");
         if (load.TryGetValue("client_processes", out string? processes))
         {
             words.Add($"in {processes} processes");
@@ -28,7 +26,7 @@ public static class LoadTable
         string others = CaseOptions.Join(CaseOptions.Parse(CaseOptions.Without(c.Options, common))
             .Where(kv => kv.Key is not ("clients" or "client_processes" or "in_flight" or "rate" or "scenario")));
         string name = others.Length == 0 ? c.Transport : $"{c.Transport} {others.Replace('&', ' ')}";
-        return words.Count == 0 ? name : $"{name}, {string.Join(", ", words)}";
+        return $"{name}, {string.Join(", ", words)}";
     }
 
     internal static ReportSection ColdStarts(IReadOnlyList<CaseResult> cases)
