@@ -5,6 +5,7 @@ using Xunit.Abstractions;
 namespace IpcBench.Tests;
 
 /// <summary>report.html opened as a reader would: from disk, in a real browser (headless Chromium), offline.</summary>
+[Collection(Browser.Name)]
 public sealed partial class HtmlReportTests(ITestOutputHelper output) : IDisposable
 {
     private readonly string _dir = Directory.CreateTempSubdirectory("ipcbench-html-").FullName;
@@ -78,4 +79,11 @@ public sealed partial class HtmlReportTests(ITestOutputHelper output) : IDisposa
 
     [GeneratedRegex("<[^>]+>")]
     private static partial Regex Tags();
+}
+
+/// <summary>A browser takes both cores of a small machine for a moment: its tests run on their own, not beside the timing-sensitive ones.</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class Browser
+{
+    public const string Name = "browser";
 }
