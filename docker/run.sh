@@ -141,7 +141,11 @@ pair() { # PAIR TRANSPORT SIZE ADDRESS: PAIR is a compose profile, or vm-bridge 
   "${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" down -v --remove-orphans >/dev/null 2>&1
 }
 
-features() { "$cli" list | awk -v t="$1" '$1 == t { print $3 }'; }
+# the FEATURES column found by its heading, so a column added to 'list' does not shift it
+features() {
+  "$cli" list | awk -v t="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "FEATURES") col = i }
+                              /^$/ { done = 1 } !done && $1 == t { print $col }'
+}
 echo "== measuring: ${transports[*]} at $sizes, $count requests each, placement $placement"
 for transport in "${transports[@]}"; do
   kind=$(features "$transport")
