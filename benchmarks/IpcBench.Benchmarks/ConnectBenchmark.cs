@@ -38,10 +38,7 @@ public class ConnectBenchmark
     public async Task SetupAsync()
     {
         (_transport, _server, _address) = await SuiteServer.StartAsync(Transport);
-        for (int i = 0; i < 10; i++)
-        {
-            await ConnectRequestClose(); // warm-up, before any timing
-        }
+        await WarmUp.RunAsync(10, ConnectRequestClose);
         _recorder.Reset();
         _cycles = 0;
         _clientCost = CostMeter.Start();

@@ -45,10 +45,8 @@ public class RoundTripBenchmark
         _connection = await transport.ConnectAsync(address);
         _exchange = new Exchange(_connection, Size.Request, replySize: Size.ReplySize);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
-        for (int i = 0; i < 100; i++)
-        {
-            await _exchange.SendAsync(_tolerateLoss, CancellationToken.None); // connection warm-up, before any timing
-        }
+        var exchange = _exchange;
+        await WarmUp.RunAsync(100, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
         _serverBefore = await ServerStats.QueryAsync(_connection);
         _clientCost = CostMeter.Start();
     }

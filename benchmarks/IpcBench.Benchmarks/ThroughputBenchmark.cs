@@ -60,10 +60,11 @@ public class ThroughputBenchmark
         _clients = [.. _connections.Select((c, i) => new Client(new Exchange(c, Size, firstNumber: (long)i << 40), tolerateLoss, RequestsPerInvoke / Clients, _done))];
         ThreadPool.GetMinThreads(out int workers, out int io);
         ThreadPool.SetMinThreads(Math.Max(workers, Clients + Environment.ProcessorCount), io); // clients of pool-completing transports block there
-        for (int i = 0; i < 10; i++)
+        await WarmUp.RunAsync(10, () =>
         {
-            Round(); // connection warm-up, before any timing
-        }
+            Round();
+            return ValueTask.CompletedTask;
+        });
         foreach (var client in _clients)
         {
             client.Forget();

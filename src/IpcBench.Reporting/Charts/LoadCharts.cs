@@ -13,20 +13,24 @@ public static class LoadCharts
     public const string ThroughputFileName = "throughput-by-clients.svg";
     public const string LatencyFileName = "latency-by-load.svg";
 
-    private static readonly string[] LoadKeys = ["clients", "rate"];
+    /// <summary>What sets a load case apart and the chart already says: its clients, its rate, its scenario (throughput).</summary>
+    private static readonly string[] LoadKeys = ["clients", "rate", "scenario"];
 
     public static double Clients(CaseResult c) => CaseOptions.Number(c.Options, "clients", 1);
 
     public static bool IsOpenLoop(CaseResult c) => c.OfferedRate is not null;
 
     /// <summary>Cases of a transport at more than one client count, closed loop.</summary>
-    public static bool HasClientSeries(RunResults run) => Series(run, c => !IsOpenLoop(c)).Any(s => s.Points.Select(Clients).Distinct().Count() > 1);
+    public static bool HasClientSeries(RunResults run) => Series(run, IsClosedLoad).Any(s => s.Points.Select(Clients).Distinct().Count() > 1);
+
+    /// <summary>A case under load with its clients' requests back to back: a throughput case, not a steady or a cold-start one.</summary>
+    private static bool IsClosedLoad(CaseResult c) => !IsOpenLoop(c) && CaseOptions.Kind(c.Options) == CaseKind.UnderLoad;
 
     public static bool HasOpenLoop(RunResults run) => run.Cases.Any(IsOpenLoop);
 
     public static string RenderThroughput(RunResults run)
     {
-        var series = Series(run, c => !IsOpenLoop(c)).Where(s => s.Points.Select(Clients).Distinct().Count() > 1).ToList();
+        var series = Series(run, IsClosedLoad).Where(s => s.Points.Select(Clients).Distinct().Count() > 1).ToList();
         var frame = ChartFrame.Single("Requests per second by clients", ChartFrame.Subtitle(run),
             series.SelectMany(s => s.Points.Select(c => c.RequestsPerSecond)), "requests/s, every client together (log scale)", Units.Rate);
         var x = new LogScale(Math.Max(0.8, series.SelectMany(s => s.Points).Min(Clients) * 0.8), series.SelectMany(s => s.Points).Max(Clients) * 1.25,
