@@ -24,6 +24,6 @@ public static class SuiteServer
         }
         var server = await LocalServer.StartAsync(transport, SuiteSettings.Isolation, options.Given(OptionScope.BothEnds), serverCpu,
             line => Console.Error.WriteLine($"[server] {line}"), replySize: replySize);
-        return (transport, server, AddressQuery.With(server.Process.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit)));
+        return (transport, server, AddressQuery.With(server.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit)));
     }
 }

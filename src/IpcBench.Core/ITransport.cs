@@ -50,13 +50,15 @@ public interface ITransport
 /// <summary>The kinds of transport, as users choose between them.</summary>
 public enum TransportFamily
 {
+    /// <summary>Not IPC: the handler called in the client's own process, the floor under every other figure.</summary>
+    Baseline,
     /// <summary>Sockets as the OS gives them: TCP, UDP, Unix domain sockets.</summary>
     Sockets,
     /// <summary>Same-machine only: named pipes, shared memory.</summary>
     Local,
     /// <summary>Message queues and brokers: ZeroMQ, AMQP.</summary>
     Messaging,
-    /// <summary>RPC frameworks: gRPC, SignalR, JSON-RPC, WCF.</summary>
+    /// <summary>RPC frameworks (gRPC, SignalR, JSON-RPC, WCF) and the plain HTTP under some of them.</summary>
     Rpc,
 }
 

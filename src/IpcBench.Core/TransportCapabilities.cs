@@ -17,6 +17,11 @@ public enum TransportFeatures
     /// called again before an earlier call completes, and each reply finds its request (by a request id).
     /// </summary>
     Pipelined = 16,
+    /// <summary>
+    /// Not IPC: the "server" is the handler, called in the client's own process (a baseline). Nothing serves it from
+    /// another process; its CPU is the client's.
+    /// </summary>
+    InProcess = 32,
 }
 
 /// <param name="Features">What the transport guarantees.</param>

@@ -1,6 +1,8 @@
 using IpcBench.Core;
 using IpcBench.Core.Options;
 using IpcBench.Transports.Grpc;
+using IpcBench.Transports.Http;
+using IpcBench.Transports.InProcess;
 using IpcBench.Transports.JsonRpc;
 using IpcBench.Transports.Pipes;
 using IpcBench.Transports.RabbitMQ;
@@ -20,8 +22,11 @@ public static class TransportRegistry
 {
     public static IReadOnlyList<ITransport> All { get; } =
     [
-        new TcpTransport(noDelay: true),
-        new TcpTransport(noDelay: false),
+        new InProcessTransport(copy: false),
+        new InProcessTransport(copy: true),
+        new TcpTransport(TcpFlavour.NoDelay),
+        new TcpTransport(TcpFlavour.Nagle),
+        new TcpTransport(TcpFlavour.Tls),
         new UdpTransport(),
         new UdsTransport(),
         new PipeTransport(),
@@ -30,10 +35,13 @@ public static class TransportRegistry
         new LibZmqTransport(),
         new AmqpTransport(confirm: false),
         new AmqpTransport(confirm: true),
+        new HttpTransport(http2: false),
+        new HttpTransport(http2: true),
         new GrpcTransport(GrpcOver.Tcp),
         new GrpcTransport(GrpcOver.UnixSocket),
         new GrpcTransport(GrpcOver.NamedPipe),
         new GrpcTransport(GrpcOver.Tcp, GrpcCalls.Stream),
+        new GrpcTransport(GrpcOver.Tcp, secure: true),
         SignalRTransport.MessagePack(),
         SignalRTransport.Json(),
         JsonRpcTransport.MessagePack(),

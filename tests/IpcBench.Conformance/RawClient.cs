@@ -13,7 +13,7 @@ public static class RawClient
     {
         var (socket, endpoint) = address.Scheme switch
         {
-            "tcp" or "tcp-nagle" => (new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp),
+            "tcp" or "tcp-nagle" or "tcp-tls" => (new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp),
                 (EndPoint)new IPEndPoint(IPAddress.Parse(address.Host), address.Port)),
             "udp" => (new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp),
                 new IPEndPoint(IPAddress.Parse(address.Host), address.Port)),

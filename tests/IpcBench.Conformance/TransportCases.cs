@@ -1,14 +1,18 @@
 using IpcBench.Core;
 using IpcBench.Core.Options;
+using IpcBench.Core.Security;
 using IpcBench.Core.Streams;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
 
-/// <summary>The cases every conformance test runs over: each registered transport that runs here.</summary>
+/// <summary>
+/// The cases every conformance test runs over: each registered transport that runs here and has a server process (a
+/// baseline's server is the handler in the client's process: InProcessTests check those).
+/// </summary>
 public static class TransportCases
 {
-    public static IEnumerable<ITransport> Runnable => TransportRegistry.Supported;
+    public static IEnumerable<ITransport> Runnable => TransportRegistry.Supported.Where(t => !t.Capabilities.Has(TransportFeatures.InProcess));
 
     public static TheoryData<string> All => [.. Runnable.Select(t => t.Name)];
 
@@ -38,6 +42,9 @@ public static class TransportCases
     /// <summary>Transports that carry several requests in flight on one connection.</summary>
     public static TheoryData<string> Pipelined => [.. Runnable.Where(t => t.Capabilities.Has(TransportFeatures.Pipelined)).Select(t => t.Name)];
 
-    /// <summary>Transports that carry the length-prefix framing over a byte stream.</summary>
-    public static TheoryData<string> Streams => [.. Runnable.Where(t => t is StreamTransport).Select(t => t.Name)];
+    /// <summary>Transports that carry the length-prefix framing over a byte stream, in the clear (TlsTests send bad frames inside TLS).</summary>
+    public static TheoryData<string> Streams => [.. Runnable.Where(t => t is StreamTransport && !t.Takes(Tls.Pin)).Select(t => t.Name)];
+
+    /// <summary>Transports that encrypt: the server names its certificate in its address, the client trusts that one only.</summary>
+    public static TheoryData<string> Secure => [.. Runnable.Where(t => t.Takes(Tls.Pin)).Select(t => t.Name)];
 }

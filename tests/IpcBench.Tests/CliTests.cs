@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text.Json;
+using System.Text.RegularExpressions;
 using IpcBench.Core.Hosting;
 
 namespace IpcBench.Tests;
@@ -70,8 +71,39 @@ public class CliTests
         Assert.Equal(0, exit);
         foreach (string name in IpcBench.Transports.TransportRegistry.Names)
         {
-            Assert.Matches($@"(?m)^{name}\s+(sockets|local|messaging|rpc)\s+(yes|no)\s", stdout);
+            Assert.Matches($@"(?m)^{name}\s+(baseline|sockets|local|messaging|rpc)\s+(yes|no)\s", stdout);
         }
+        Assert.Matches(@"(?m)^inproc-copy\s+baseline\s+yes\s+\S*in-process", stdout);
+    }
+
+    [Theory]
+    [InlineData("remoting", "never ported to .NET Core", "grpc")]
+    [InlineData("msmq", "System.Messaging was never ported", "amqp")]
+    [InlineData("wm-copydata", "a window and a message loop", "pipe, mmf")]
+    [InlineData("lrpc", "Windows only", "grpc-uds")]
+    public async Task The_older_dotnet_ipc_is_listed_as_retired_and_never_measured(string name, string why, string instead)
+    {
+        var (exit, stdout, _) = await RunAsync("list");
+        Assert.Equal(0, exit);
+        Assert.Matches($@"(?m)^{name}\s+\w+\s+retired\s.*not on \.NET 5 and later: .*{Regex.Escape(why)}.*; instead: .*{Regex.Escape(instead)}", stdout);
+        var (pinged, _, stderr) = await RunAsync("ping", "--transport", name);
+        Assert.Equal(3, pinged);
+        Assert.Contains("not on .NET 5 and later", stderr);
+    }
+
+    [Fact]
+    public async Task Ping_measures_the_in_process_floor_with_no_server_process()
+    {
+        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "inproc-copy", "--count", "2000", "--warmup", "100", "--no-results");
+        Assert.True(exit == 0, stderr);
+        Assert.Matches(@"inproc-copy", stdout);
+        Assert.DoesNotContain("[server]", stderr);
+        var (served, _, refusal) = await RunAsync("serve", "--transport", "inproc");
+        Assert.Equal(3, served);
+        Assert.Contains("no server process", refusal);
+        var (remote, _, why) = await RunAsync("ping", "--transport", "inproc", "--server", "inproc://elsewhere");
+        Assert.Equal(3, remote);
+        Assert.Contains("not IPC", why);
     }
 
     [Fact]

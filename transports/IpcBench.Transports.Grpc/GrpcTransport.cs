@@ -3,9 +3,12 @@ using Grpc.Net.Client;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
+using IpcBench.Core.Security;
 using IpcBench.Transports.Kestrel;
 using IpcBench.Transports.Pipes;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Server.Kestrel.Https;
 
 namespace IpcBench.Transports.Grpc;
 
@@ -35,9 +38,10 @@ public enum GrpcCalls
 /// and <c>grpc-pipe</c> the same over a Unix domain socket and a Windows named pipe, which is what
 /// "gRPC over pipes" is on each OS (Kestrel's ListenUnixSocket / ListenNamedPipe, a SocketsHttpHandler
 /// ConnectCallback on the client, as Microsoft's inter-process gRPC articles show); <c>grpc-stream</c>
-/// is one bidirectional stream held open over TCP, a message each way per request.
+/// is one bidirectional stream held open over TCP, a message each way per request; <c>grpc-tls</c> is <c>grpc</c> over
+/// HTTPS (TLS 1.3, ALPN h2), with a certificate the server makes and the client pins (<see cref="Tls"/>).
 /// </summary>
-public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Unary) : ITransport
+public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Unary, bool secure = false) : ITransport
 {
     /// <summary>The largest payload: gRPC's customary default message limit.</summary>
     private const int MaxPayload = 4 * 1024 * 1024;
@@ -49,6 +53,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
 
     public string Name => (over, calls) switch
     {
+        _ when secure => "grpc-tls",
         (GrpcOver.UnixSocket, _) => "grpc-uds",
         (GrpcOver.NamedPipe, _) => "grpc-pipe",
         (_, GrpcCalls.Stream) => "grpc-stream",
@@ -57,6 +62,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
 
     public string Description => (over, calls) switch
     {
+        _ when secure => "grpc-dotnet unary calls over HTTPS (HTTP/2, TLS 1.3) on TCP, a self-signed certificate made by the server and pinned by the client",
         (GrpcOver.UnixSocket, _) => "grpc-dotnet unary calls (HTTP/2 h2c) over a Unix domain socket: Kestrel ListenUnixSocket + GrpcChannel ConnectCallback",
         (GrpcOver.NamedPipe, _) => "grpc-dotnet unary calls (HTTP/2 h2c) over a named pipe: Kestrel ListenNamedPipe + GrpcChannel ConnectCallback (not yet run on Windows)",
         (_, GrpcCalls.Stream) => "grpc-dotnet bidirectional stream held open (HTTP/2 h2c) over TCP, a message each way per request: Grpc.AspNetCore + GrpcChannel",
@@ -78,7 +84,7 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
         MaxPayload);
 
     /// <summary>grpc-dotnet and Kestrel are async through and through: there is no blocking mode to vary.</summary>
-    public IReadOnlyList<TransportOption> Options => [];
+    public IReadOnlyList<TransportOption> Options => secure ? [Tls.Pin] : [];
 
     public Uri DefaultAddress() => over switch
     {
@@ -92,6 +98,16 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
         EndpointOptions.Parse(address, this); // the common options are checked here too
         switch (over)
         {
+            case GrpcOver.Tcp when secure:
+                var certificate = Tls.CreateCertificate();
+                return await GrpcServer.StartAsync(options => options.Listen(KestrelHost.TcpEndpoint(address), listen =>
+                    {
+                        Http2Only(listen);
+                        listen.UseHttps(new HttpsConnectionAdapterOptions { ServerCertificate = certificate, SslProtocols = Tls.Protocols });
+                    }),
+                    bound => Tls.WithPin(new Uri($"{Name}://{new Uri(bound).Authority}"), certificate), handler, MaxMessage,
+                    certificate.Dispose, ct).ConfigureAwait(false);
+
             case GrpcOver.Tcp:
                 var endpoint = KestrelHost.TcpEndpoint(address);
                 return await GrpcServer.StartAsync(options => options.Listen(endpoint, Http2Only),
@@ -148,6 +164,11 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
         if (LocalStream(address) is { } open)
         {
             handler.ConnectCallback = (_, ct) => open(ct);
+        }
+        else if (secure)
+        {
+            handler.SslOptions = Tls.ClientOptions(Tls.RequirePin(address, this));
+            target = $"https://{address.Authority}";
         }
         else
         {

@@ -1,28 +1,58 @@
 using System.Net;
+using System.Net.Security;
+using System.Security.Authentication;
 using System.Net.Sockets;
 using IpcBench.Core;
 using IpcBench.Core.Options;
+using IpcBench.Core.Security;
 using IpcBench.Core.Streams;
 
 namespace IpcBench.Transports.Sockets;
+
+/// <summary>How a TCP transport treats its bytes: Nagle's algorithm and TLS.</summary>
+public enum TcpFlavour
+{
+    /// <summary><c>tcp</c>: TCP_NODELAY on both ends.</summary>
+    NoDelay,
+
+    /// <summary><c>tcp-nagle</c>: Nagle on and the header and payload written separately.</summary>
+    Nagle,
+
+    /// <summary><c>tcp-tls</c>: TCP_NODELAY, and TLS 1.3 (SslStream) over it.</summary>
+    Tls,
+}
 
 /// <summary>
 /// TCP with the length-prefix framing. <c>tcp</c> sets TCP_NODELAY on both ends. <c>tcp-nagle</c> leaves
 /// Nagle's algorithm on and writes header and payload separately, as much hand-written framing code
 /// does: the payload then waits for the delayed ACK of the header, the classic stall that NoDelay
 /// avoids. (<c>tcp-nagle://...?writes=single</c> shows that coalescing the writes avoids it too.)
+/// <c>tcp-tls</c> is <c>tcp</c> inside SslStream, TLS 1.3, with a certificate the server makes and the client pins
+/// (<see cref="Tls"/>): what encrypting costs, per request and (in the connect scenario) per handshake.
 /// </summary>
-public sealed class TcpTransport(bool noDelay) : StreamTransport
+public sealed class TcpTransport(TcpFlavour flavour) : StreamTransport
 {
+    private bool NoDelay => flavour != TcpFlavour.Nagle;
+
     public override TransportFamily Family => TransportFamily.Sockets;
 
-    public override string Name => noDelay ? "tcp" : "tcp-nagle";
+    public override string Name => flavour switch
+    {
+        TcpFlavour.Nagle => "tcp-nagle",
+        TcpFlavour.Tls => "tcp-tls",
+        _ => "tcp",
+    };
 
-    public override string Description => noDelay
-        ? "TCP over loopback or a network, TCP_NODELAY on both ends"
-        : "TCP with Nagle on and header/payload written separately: the delayed-ACK trap";
+    public override string Description => flavour switch
+    {
+        TcpFlavour.Nagle => "TCP with Nagle on and header/payload written separately: the delayed-ACK trap",
+        TcpFlavour.Tls => "TCP (TCP_NODELAY) inside SslStream, TLS 1.3, a self-signed certificate made by the server and pinned by the client",
+        _ => "TCP over loopback or a network, TCP_NODELAY on both ends",
+    };
 
-    protected override bool SplitWritesByDefault => !noDelay;
+    public override IReadOnlyList<TransportOption> Options => flavour == TcpFlavour.Tls ? [.. base.Options, Tls.Pin] : base.Options;
+
+    protected override bool SplitWritesByDefault => flavour == TcpFlavour.Nagle;
 
     public override Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
@@ -41,25 +71,45 @@ public sealed class TcpTransport(bool noDelay) : StreamTransport
             throw new TransportException($"cannot listen on {endpoint}: {e.Message}", e);
         }
         var bound = Endpoints.ToUri(Name, (IPEndPoint)socket.LocalEndPoint!);
-        return new SocketListener(socket, bound, options.Io, Configure);
+        var listener = new SocketListener(socket, bound, options.Io, Configure);
+        return flavour == TcpFlavour.Tls ? new TlsListener(listener, Tls.CreateCertificate(), options.ConnectTimeout) : listener;
     }
 
     protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct)
     {
+        string? pin = flavour == TcpFlavour.Tls ? Tls.RequirePin(address, this) : null;
         var endpoint = await Endpoints.ResolveAsync(address, ct).ConfigureAwait(false);
         var socket = new Socket(endpoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        Stream? stream = null;
         try
         {
             Configure(socket);
             await BlockingSockets.ConnectAsync(socket, endpoint, options.Io, ct).ConfigureAwait(false);
-            return new NetworkStream(socket, ownsSocket: true);
+            stream = new NetworkStream(socket, ownsSocket: true);
+            if (pin is null)
+            {
+                return stream;
+            }
+            var tls = new SslStream(stream, leaveInnerStreamOpen: false);
+            stream = tls;
+            await tls.AuthenticateAsClientAsync(Tls.ClientOptions(pin), ct).ConfigureAwait(false);
+            return tls;
+        }
+        catch (AuthenticationException e)
+        {
+            await stream!.DisposeAsync().ConfigureAwait(false);
+            throw new TransportException($"TLS handshake with {AddressQuery.WithoutQuery(address)} failed: {e.Message} (is pin= its server's?)", e);
         }
         catch
         {
+            if (stream is not null)
+            {
+                await stream.DisposeAsync().ConfigureAwait(false);
+            }
             socket.Dispose();
             throw;
         }
     }
 
-    private void Configure(Socket socket) => socket.NoDelay = noDelay;
+    private void Configure(Socket socket) => socket.NoDelay = NoDelay;
 }

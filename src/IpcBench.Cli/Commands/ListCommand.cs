@@ -10,8 +10,8 @@ internal static class ListCommand
 {
     public static Command Create()
     {
-        var command = new Command("list", "Every registered transport: its family (sockets, local, messaging, rpc: how the reports group it), whether it runs on this machine (and if not, why), what it "
-            + "guarantees (reliable, message boundaries, cross-host, brokered; one-client when its server serves one client at a "
+        var command = new Command("list", "Every registered transport: its family (sockets, local, messaging, rpc: how the reports group it), whether it runs on this machine (and if not, why; \"retired\": not on .NET 5 and later, listed, never measured), what it "
+            + "guarantees (reliable, message boundaries, cross-host, brokered, in-process: not IPC, a baseline; one-client when its server serves one client at a "
             + "time), how many requests a connection carries at once (--in-flight), its largest message, what it really is on this OS, "
             + "and the options each takes (--option NAME=VALUE on ping and serve).");
         command.SetAction(_ =>
@@ -35,7 +35,7 @@ internal static class ListCommand
             t.Capabilities.Has(TransportFeatures.Pipelined) ? "several" : "one at a time",
             FormatSize(t.Capabilities.MaxMessageSize),
             t.UnsupportedReason is null ? t.Description : $"{t.Description} -- not here: {t.UnsupportedReason}",
-        });
+        }).Concat(RetiredTransport.All.Select(r => new[] { r.Name, Reporting.Figures.FamilyName(r.Family), "retired", "-", "-", "-", r.Explanation }));
         PrintTable(["TRANSPORT", "FAMILY", "RUNS", "FEATURES", "IN FLIGHT", "MAX MSG", "WHAT IT IS"], rows);
     }
 
@@ -75,6 +75,7 @@ internal static class ListCommand
         if (caps.Has(TransportFeatures.MessageBoundaries)) yield return "messages";
         if (caps.Has(TransportFeatures.CrossHost)) yield return "cross-host";
         if (caps.Has(TransportFeatures.Brokered)) yield return "brokered";
+        if (caps.Has(TransportFeatures.InProcess)) yield return "in-process";
         if (caps.OneClientAtATime is not null) yield return "one-client";
     }
 

@@ -121,6 +121,10 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} cannot send these replies: {noSuchReply}");
         }
+        if (transport.Capabilities.Has(TransportFeatures.InProcess) && (remote is not null || parsed.GetValue(_clientProcesses) > 1))
+        {
+            throw new UnsupportedException($"{transport.Name} is not IPC: its server is the handler in this process, which no other process reaches");
+        }
         if (isolation.Refuses(transport) is { } notHere)
         {
             throw new UnsupportedException($"{transport.Name} is not supported in isolation {isolation.Name()} here: {notHere}");
@@ -149,7 +153,7 @@ internal sealed class PingCommand
                 line => Console.Error.WriteLine($"[server] {line}"), ct, loop.ReplySize)
             : null;
         var server = local?.Process;
-        var address = AddressQuery.With(remote ?? server!.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
+        var address = AddressQuery.With(remote ?? local!.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
 
         LoopResult result;
         try

@@ -41,6 +41,10 @@ internal static class ServeCommand
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
         }
+        if (transport.Capabilities.Has(Core.TransportFeatures.InProcess))
+        {
+            throw new UnsupportedException($"{transport.Name} has no server process: its handler runs in the client's own process (ping starts it there)");
+        }
         if (replySize is int r && transport.Capabilities.RejectReplySize(r, -1) is { } noSuchReply)
         {
             throw new UnsupportedException($"{transport.Name} cannot send these replies: {noSuchReply}");

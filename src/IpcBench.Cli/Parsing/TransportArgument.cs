@@ -16,6 +16,10 @@ internal static class TransportArgument
 
     public static ITransport Resolve(string name)
     {
+        if (RetiredTransport.Find(name) is { } retired)
+        {
+            throw new UnsupportedException($"{retired.Name} is {retired.Explanation}");
+        }
         try
         {
             return TransportRegistry.Get(name);

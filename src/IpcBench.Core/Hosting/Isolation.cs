@@ -40,6 +40,7 @@ public static class Isolations
     public static string? Refuses(this Isolation isolation, ITransport transport) => isolation switch
     {
         Isolation.None => null,
+        _ when transport.Capabilities.Has(TransportFeatures.InProcess) => "it has no server process to isolate: its handler runs in the client's process",
         _ when NetworkNamespace.UnsupportedReason is { } reason => reason,
         _ when transport.Capabilities.Has(TransportFeatures.Brokered) =>
             "its server reaches the broker on the host's loopback, which a network namespace does not share",

@@ -4,18 +4,26 @@ namespace IpcBench.Core.Hosting;
 
 /// <summary>
 /// The server IpcBench starts for a client on this machine (ping without --server, each suite case): an
-/// <c>ipcbench serve</c> child, beside the client or in namespaces of its own (<see cref="Hosting.Isolation"/>).
+/// <c>ipcbench serve</c> child, beside the client or in namespaces of its own (<see cref="Hosting.Isolation"/>); for a
+/// baseline, the handler in this process.
 /// Disposing stops the server first, then removes its namespace.
 /// </summary>
 public sealed class LocalServer : IAsyncDisposable
 {
-    private LocalServer(ServerProcess process, NetworkNamespace? space)
+    private readonly IServer? _inProcess;
+
+    private LocalServer(ServerProcess? process, NetworkNamespace? space, IServer? inProcess = null)
     {
         Process = process;
         Namespace = space;
+        _inProcess = inProcess;
     }
 
-    public ServerProcess Process { get; }
+    /// <summary>The <c>ipcbench serve</c> child; null for a baseline, whose server is in this process (<see cref="TransportFeatures.InProcess"/>).</summary>
+    public ServerProcess? Process { get; }
+
+    /// <summary>The address the server bound.</summary>
+    public Uri Address => Process?.Address ?? _inProcess!.Address;
 
     /// <summary>Where the server runs when it is isolated; null beside the client.</summary>
     public NetworkNamespace? Namespace { get; }
@@ -27,6 +35,13 @@ public sealed class LocalServer : IAsyncDisposable
         IEnumerable<KeyValuePair<string, string>> serverOptions, int? cpu, Action<string>? forwardStderr, CancellationToken ct = default,
         int? replySize = null)
     {
+        if (transport.Capabilities.Has(TransportFeatures.InProcess))
+        {
+            // No process to start: the handler runs in this one. It answers no stats request, since its CPU is the client's.
+            var handler = replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo;
+            var inProcess = await transport.StartServerAsync(AddressQuery.With(transport.DefaultAddress(), serverOptions), handler, ct).ConfigureAwait(false);
+            return new LocalServer(null, null, inProcess);
+        }
         var space = isolation == Isolation.None ? null : await NetworkNamespace.CreateAsync(isolation, ct).ConfigureAwait(false);
         try
         {
@@ -45,7 +60,7 @@ public sealed class LocalServer : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        await Process.DisposeAsync().ConfigureAwait(false);
+        await (Process?.DisposeAsync() ?? _inProcess!.DisposeAsync()).ConfigureAwait(false);
         if (Namespace is not null)
         {
             await Namespace.DisposeAsync().ConfigureAwait(false);

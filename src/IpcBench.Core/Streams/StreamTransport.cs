@@ -26,7 +26,7 @@ public abstract class StreamTransport : ITransport
     public virtual TransportCapabilities Capabilities =>
         new(TransportFeatures.Reliable | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload);
 
-    public IReadOnlyList<TransportOption> Options => [EndpointOptions.IoOption, Writes];
+    public virtual IReadOnlyList<TransportOption> Options => [EndpointOptions.IoOption, Writes];
 
     private TransportOption Writes => SplitWritesByDefault ? SplitWrites : SingleWrites;
 

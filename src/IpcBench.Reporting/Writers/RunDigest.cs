@@ -21,6 +21,10 @@ public static class RunDigest
             {
                 sentences.Add($"Fastest of each family at {Units.Size(smallest)} (p50): {string.Join("; ", fastest)}.");
             }
+            if (OverTheFloor(steady, smallest) is { } overFloor)
+            {
+                sentences.Add(overFloor);
+            }
             if (OverTcp(steady) is { } overTcp)
             {
                 sentences.Add(overTcp);
@@ -46,6 +50,34 @@ public static class RunDigest
             sentences.Add($"Most requests/s under load: {LoadTable.Describe(most, run)}, {Units.Rate(most.RequestsPerSecond)}/s.");
         }
         return sentences;
+    }
+
+    /// <summary>The baselines' family: not IPC, the floor under the rest.</summary>
+    public static readonly string BaselineFamily = Figures.FamilyName(Core.TransportFamily.Baseline);
+
+    /// <summary>The floor every transport is measured against: the handler in the client's process, the payload copied in and out.</summary>
+    public const string Floor = "inproc-copy";
+
+    /// <summary>The run's <see cref="Floor"/> row (the first, should it have several), or null.</summary>
+    public static RunLayout.Row? FloorRow(RunLayout layout) => layout.Rows.FirstOrDefault(r => r.Transport == Floor);
+
+    /// <summary>"The floor ... 0.1 us at 1 B; over it, from mmf +2.3 us to amqp +180 us": the cheapest and the dearest crossing.</summary>
+    private static string? OverTheFloor(RunLayout layout, int size)
+    {
+        if (FloorRow(layout) is not { } floor || layout.Case(floor, size) is not { } f)
+        {
+            return null;
+        }
+        var over = layout.Rows.Where(r => r.Family != BaselineFamily)
+            .Select(r => (r.Label, Case: layout.Case(r, size))).Where(x => x.Case is not null)
+            .Select(x => (x.Label, Excess: x.Case!.LatencyUs.P50 - f.LatencyUs.P50)).OrderBy(x => x.Excess).ToList();
+        string floorText = $"The floor, {floor.Label} (the handler in the client's process, the payload copied in and out), is {Units.Us(f.LatencyUs.P50)} us at {Units.Size(size)} (p50)";
+        return over.Count switch
+        {
+            0 => floorText + ".",
+            1 => $"{floorText}; {over[0].Label} costs {Units.Us(over[0].Excess)} us over it.",
+            _ => $"{floorText}; crossing processes costs from {over[0].Label} +{Units.Us(over[0].Excess)} us to {over[^1].Label} +{Units.Us(over[^1].Excess)} us over it.",
+        };
     }
 
     public static double CpuPerRequest(CaseResult c) => c.ClientCpuUsPerOp + (c.ServerCpuUsPerOp ?? 0);

@@ -6,8 +6,8 @@ namespace IpcBench.Reporting.Writers;
 
 /// <summary>
 /// summary.md: the figures people quote. Above them, the facts no figure may be quoted without (placement, isolation,
-/// machine, commit) and a few sentences on what the run says. Then the steady state (latency p50 / p99 and requests/s as
-/// transport-by-size matrices, the isolation table, what each request cost), the cold starts and the cases under load
+/// machine, commit) and a few sentences on what the run says. Then the steady state (latency p50 / p99, its excess over
+/// the in-process floor and requests/s as transport-by-size matrices, the isolation table, what each request cost), the cold starts and the cases under load
 /// each in tables of their own, and what was skipped last.
 /// </summary>
 public static class SummaryMarkdown
@@ -50,6 +50,13 @@ public static class SummaryMarkdown
         if (steady.Count > 0)
         {
             sections.Add(new ReportSection("Latency, p50 / p99 (us)", [], Matrix(layout, c => $"{Units.Us(c.LatencyUs.P50)} / {Units.Us(c.LatencyUs.P99)}")));
+            if (RunDigest.FloorRow(layout) is { } floor)
+            {
+                sections.Add(new ReportSection($"Over the floor: p50 minus {floor.Label}'s (us)",
+                    [$"{floor.Label} calls the handler in the client's process and copies the payload in and out: what a transport costs over it is what crossing processes costs."],
+                    Matrix(layout, c => layout.Case(floor, c.Size) is { } f ? Units.Us(c.LatencyUs.P50 - f.LatencyUs.P50) : Units.Missing,
+                        layout.Rows.Where(r => r.Family != RunDigest.BaselineFamily))));
+            }
             sections.Add(new ReportSection("Requests per second", [], Matrix(layout, c => Units.Rate(c.RequestsPerSecond))));
             if (IsolationTable.Section(run with { Cases = steady }) is { } isolation)
             {
@@ -100,10 +107,10 @@ public static class SummaryMarkdown
         return string.Join("; ", parts);
     }
 
-    private static Table Matrix(RunLayout layout, Func<CaseResult, string> cell)
+    private static Table Matrix(RunLayout layout, Func<CaseResult, string> cell, IEnumerable<RunLayout.Row>? rows = null)
     {
         var table = new Table(layout.Sizes.Select(Units.Size).Prepend("transport").ToArray());
-        foreach (var row in layout.Rows)
+        foreach (var row in rows ?? layout.Rows)
         {
             table.Add(layout.Sizes.Select(size =>
                 layout.Case(row, size) is { } c ? cell(c) : layout.Skipped(row, size) is not null ? "skipped" : Units.Missing)
