@@ -166,6 +166,28 @@ public class ReportWriterTests
     }
 
     [Fact]
+    public void Throughput_chart_draws_only_throughput_cases_in_a_panel_per_family()
+    {
+        CaseResult Load(string transport, string family, string options, double rps) =>
+            RunFixtures.Case(transport, options, 1, p50: 20, p99: 40, rps: rps, serverCpu: 5, allocated: 0) with { Family = family };
+        var run = RunFixtures.With("load",
+            Load("tcp", "sockets", "io=sync", 50000), // steady: not a point of the chart
+            Load("tcp", "sockets", "io=sync&scenario=throughput", 60000),
+            Load("tcp", "sockets", "clients=4&io=sync&scenario=throughput", 150000),
+            Load("grpc", "rpc", "scenario=throughput", 9000),
+            Load("grpc", "rpc", "clients=4&scenario=throughput", 20000));
+        Assert.True(LoadCharts.HasClientSeries(run));
+        var svg = XDocument.Parse(LoadCharts.RenderThroughput(run));
+        var texts = Texts(svg);
+        Assert.Equal(["Sockets", "RPC frameworks"], texts.Where(t => t is "Sockets" or "RPC frameworks"));
+        Assert.Contains("tcp io=sync", texts); // labelled without the scenario every line shares
+        Assert.DoesNotContain(texts, t => t.Contains("scenario", StringComparison.Ordinal));
+        var points = svg.Descendants(Ns + "title").Select(t => t.Value).Where(t => t.Contains("requests/s", StringComparison.Ordinal)).ToList();
+        Assert.Equal(4, points.Count); // the steady case is not one of them
+        Assert.DoesNotContain(points, p => p.Contains(": 50,000 requests/s", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void Every_chart_that_applies_is_written()
     {
         string dir = Directory.CreateTempSubdirectory("ipcbench-charts-").FullName;

@@ -16,9 +16,13 @@ internal sealed class ChartFrame
     public const double Width = 880;
     public const double Height = 500;
 
-    /// <summary>A panel of <see cref="Panels"/>: two to a row.</summary>
-    private const double PanelWidth = 460;
+    /// <summary>A panel of <see cref="Panels"/>, two to a row: its plot, and right of it a legend at least this wide, wider for longer labels.</summary>
+    private const double PanelPlotWidth = 310;
+    private const double PanelLegendWidth = 150;
     private const double PanelHeight = 330;
+
+    /// <summary>About a character's width at the legend's 11 px (labels are mostly lower case): what a label needs.</summary>
+    private const double LegendCharWidth = 6.4;
     private const double Header = 84;
 
     private const string GridMajor = "#d0d0d0";
@@ -56,21 +60,24 @@ internal sealed class ChartFrame
 
     /// <summary>A panel per title, two to a row, every one on the same y scale so that panels compare at a glance.</summary>
     /// <param name="key">A line under the subtitle that says what every panel's lines and markers mean.</param>
+    /// <param name="legendLabels">Every label the legends will show: the legends are made wide enough for the longest.</param>
     public static IReadOnlyList<ChartFrame> Panels(string title, string subtitle, string key, IReadOnlyList<string> panelTitles, IEnumerable<double> values,
-        string axisTitle = "round-trip latency (log scale)")
+        IEnumerable<string> legendLabels, string axisTitle = "round-trip latency (log scale)", Func<double, string>? label = null)
     {
         int columns = Math.Clamp(panelTitles.Count, 1, 2);
         int rows = Math.Max(1, (panelTitles.Count + 1) / 2);
-        var svg = Canvas(Math.Max(columns * PanelWidth, 560), Header + rows * PanelHeight + 10, title, subtitle);
+        double legendWidth = Math.Ceiling(Math.Max(PanelLegendWidth, 44 + LegendCharWidth * legendLabels.Select(l => l.Length).DefaultIfEmpty(0).Max()));
+        double panelWidth = PanelPlotWidth + legendWidth;
+        var svg = Canvas(Math.Max(columns * panelWidth, 560), Header + rows * PanelHeight + 10, title, subtitle);
         svg.Text(24, 72, key, size: 12);
         var (min, max) = LogScale.NiceBounds(values);
         var frames = new List<ChartFrame>();
         for (int i = 0; i < panelTitles.Count; i++)
         {
-            double x0 = i % 2 * PanelWidth, y0 = Header + i / 2 * PanelHeight;
-            var plot = new Box(x0 + 68, y0 + 36, x0 + PanelWidth - 150, y0 + PanelHeight - 58);
+            double x0 = i % 2 * panelWidth, y0 = Header + i / 2 * PanelHeight;
+            var plot = new Box(x0 + 68, y0 + 36, x0 + panelWidth - legendWidth, y0 + PanelHeight - 58);
             svg.Text(plot.Left, y0 + 22, panelTitles[i], size: 14, bold: true);
-            frames.Add(new ChartFrame(svg, plot, new LogScale(min, max, plot.Bottom, plot.Top), axisTitle, LogScale.LatencyLabel, 11));
+            frames.Add(new ChartFrame(svg, plot, new LogScale(min, max, plot.Bottom, plot.Top), axisTitle, label ?? LogScale.LatencyLabel, 11));
         }
         return frames;
     }

@@ -19,7 +19,8 @@ public static class LatencyBySizeChart
         string key = "solid line, filled marker: p50 (median) · dashed line, hollow marker: p99"
             + (layout.CommonOptions.Length > 0 ? " · every case: " + layout.CommonOptions.Replace("&", ", ", StringComparison.Ordinal) : "");
         var panels = ChartFrame.Panels("Round-trip latency by payload size", ChartFrame.Subtitle(run), key,
-            families.Count == 0 ? [""] : [.. families.Select(ChartFrame.FamilyTitle)], run.Cases.SelectMany(c => new[] { c.LatencyUs.P50, c.LatencyUs.P99 }));
+            families.Count == 0 ? [""] : [.. families.Select(ChartFrame.FamilyTitle)], run.Cases.SelectMany(c => new[] { c.LatencyUs.P50, c.LatencyUs.P99 }),
+            layout.Rows.Select(r => r.Label));
         if (families.Count == 0)
         {
             panels[0].DrawYAxis();

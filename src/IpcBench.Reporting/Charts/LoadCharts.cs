@@ -4,7 +4,7 @@ namespace IpcBench.Reporting.Charts;
 
 /// <summary>
 /// The two charts of a run under load, each a line per transport (its options but the load's): requests/s against
-/// clients (throughput-by-clients.svg: where adding callers stops paying), and latency against offered load
+/// clients (throughput-by-clients.svg, a panel per family: where adding callers stops paying), and latency against offered load
 /// (latency-by-load.svg, from open-loop cases: the knee where a transport saturates; a rate it could not sustain is a
 /// hollow marker). Both axes are logarithmic. Written only for a run that has such cases.
 /// </summary>
@@ -28,22 +28,31 @@ public static class LoadCharts
 
     public static bool HasOpenLoop(RunResults run) => run.Cases.Any(IsOpenLoop);
 
+    /// <summary>A panel per family, as the latency charts: a run's twenty-odd lines in one plot could not be told apart.</summary>
     public static string RenderThroughput(RunResults run)
     {
         var series = Series(run, IsClosedLoad).Where(s => s.Points.Select(Clients).Distinct().Count() > 1).ToList();
-        var frame = ChartFrame.Single("Requests per second by clients", ChartFrame.Subtitle(run),
-            series.SelectMany(s => s.Points.Select(c => c.RequestsPerSecond)), "requests/s, every client together (log scale)", Units.Rate);
-        var x = new LogScale(Math.Max(0.8, series.SelectMany(s => s.Points).Min(Clients) * 0.8), series.SelectMany(s => s.Points).Max(Clients) * 1.25,
-            frame.Plot.Left, frame.Plot.Right);
-        frame.DrawYAxis();
-        foreach (double clients in series.SelectMany(s => s.Points).Select(Clients).Distinct().Order())
+        var points = series.SelectMany(s => s.Points).ToList();
+        var families = series.Select(s => s.Family).Distinct().OrderBy(RunLayout.FamilyOrder).ToList();
+        var panels = ChartFrame.Panels("Requests per second by clients", ChartFrame.Subtitle(run),
+            "each line: a transport's closed-loop throughput at 1, 4 ... clients, every client's requests back to back",
+            [.. families.Select(ChartFrame.FamilyTitle)], points.Select(c => c.RequestsPerSecond), series.Select(s => s.Label),
+            "requests/s, every client together (log scale)", Units.CompactRate);
+        for (int f = 0; f < families.Count; f++)
         {
-            frame.XTick(x.Map(clients), Units.Count((long)clients));
+            var frame = panels[f];
+            var x = new LogScale(Math.Max(0.8, points.Min(Clients) * 0.8), points.Max(Clients) * 1.25, frame.Plot.Left, frame.Plot.Right);
+            frame.DrawYAxis();
+            foreach (double clients in points.Select(Clients).Distinct().Order())
+            {
+                frame.XTick(x.Map(clients), Units.Count((long)clients));
+            }
+            frame.XTitle("clients (a connection and a thread each)");
+            Draw(frame, [.. series.Where(s => s.Family == families[f])], c => x.Map(Clients(c)), c => c.RequestsPerSecond,
+                c => $"{Units.Count((long)Clients(c))} clients: {Units.Rate(c.RequestsPerSecond)} requests/s, p99 {Units.Us(c.LatencyUs.P99)} us",
+                heading: false);
         }
-        frame.XTitle("clients (connections at once, a thread each)");
-        Draw(frame, series, c => x.Map(Clients(c)), c => c.RequestsPerSecond,
-            c => $"{Units.Count((long)Clients(c))} clients: {Units.Rate(c.RequestsPerSecond)} requests/s, p99 {Units.Us(c.LatencyUs.P99)} us");
-        return frame.Svg.ToString();
+        return panels[0].Svg.ToString();
     }
 
     public static string RenderLatency(RunResults run)
@@ -73,7 +82,7 @@ public static class LoadCharts
         return frame.Svg.ToString();
     }
 
-    private sealed record Line(string Label, IReadOnlyList<CaseResult> Points);
+    private sealed record Line(string Label, string Family, IReadOnlyList<CaseResult> Points);
 
     /// <summary>The cases that <paramref name="include"/>s, a line per transport and options other than the load's, in the run's order.</summary>
     private static IEnumerable<Line> Series(RunResults run, Func<CaseResult, bool> include)
@@ -81,16 +90,19 @@ public static class LoadCharts
         var cases = run.Cases.Where(include).ToList();
         string common = CaseOptions.Common(cases.Select(c => Unloaded(c.Options)));
         return cases.GroupBy(c => CaseOptions.Label(c.Transport, Unloaded(c.Options), common))
-            .Select(g => new Line(g.Key, [.. g.OrderBy(c => c.OfferedRate ?? Clients(c))]));
+            .Select(g => new Line(g.Key, g.First().Family ?? RunLayout.OtherFamily, [.. g.OrderBy(c => c.OfferedRate ?? Clients(c))]));
     }
 
     private static string Unloaded(string options) =>
         CaseOptions.Without(options, string.Join("&", CaseOptions.Parse(options).Where(kv => LoadKeys.Contains(kv.Key)).Select(kv => $"{kv.Key}={kv.Value}")));
 
     private static void Draw(ChartFrame frame, List<Line> series, Func<CaseResult, double> x, Func<CaseResult, double> y,
-        Func<CaseResult, string> tooltip, bool p50 = false)
+        Func<CaseResult, string> tooltip, bool p50 = false, bool heading = true)
     {
-        frame.LegendHeading("transport");
+        if (heading)
+        {
+            frame.LegendHeading("transport");
+        }
         for (int i = 0; i < series.Count; i++)
         {
             var style = SeriesStyle.For(i);

@@ -35,7 +35,7 @@ public static class PercentileChart
         string key = "dashed: the last step, to the slowest request · "
             + (fewest == most ? $"{Units.Count(most)} requests per line" : $"{Units.Count(fewest)} to {Units.Count(most)} requests per line");
         var panels = ChartFrame.Panels(title, ChartFrame.Subtitle(run), key, families.Count == 0 ? [""] : [.. families.Select(ChartFrame.FamilyTitle)],
-            charted.SelectMany(r => r.Case!.PercentilesUs.Select(p => p.Us)));
+            charted.SelectMany(r => r.Case!.PercentilesUs.Select(p => p.Us)), charted.Select(r => r.Row.Label));
         if (families.Count == 0)
         {
             panels[0].DrawYAxis();

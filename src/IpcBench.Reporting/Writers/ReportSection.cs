@@ -18,7 +18,11 @@ internal sealed record ReportSection(string? Heading, IReadOnlyList<string> Bull
         {
             md.Append($"- {bullet.ReplaceLineEndings(" ")}\n");
         }
-        Table?.WriteTo(md);
+        if (Table is not null)
+        {
+            md.Append(Bullets.Count > 0 ? "\n" : ""); // a table right under a list would be read as part of its last item
+            Table.WriteTo(md);
+        }
         bool separate = Bullets.Count > 0 || Table is not null;
         foreach (string line in After ?? [])
         {

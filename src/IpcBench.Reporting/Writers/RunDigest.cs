@@ -2,8 +2,8 @@ namespace IpcBench.Reporting.Writers;
 
 /// <summary>
 /// "What to read here": a few sentences worked out from a run, so that a reader sees its answer before its tables: the
-/// fastest transport of each family, what each framework costs over plain tcp, the cheapest in CPU, the cold starts and
-/// the most requests/s under load.
+/// fastest transport of each family, the in-process floor and what crossing processes costs over it, what each framework
+/// costs over plain tcp, the cheapest in CPU, the cold starts and the most requests/s under load (those two of IPC only).
 /// </summary>
 public static class RunDigest
 {
@@ -37,7 +37,7 @@ public static class RunDigest
                     + $"({Units.Cpu(CpuPerRequest(cpu[0].Case!))} us), most {cpu[^1].Row.Label} ({Units.Cpu(CpuPerRequest(cpu[^1].Case!))} us).");
             }
         }
-        var cold = Of(run, CaseKind.ColdStart).OrderBy(c => c.LatencyUs.P50).ToList();
+        var cold = Of(run, CaseKind.ColdStart).Where(IsIpc).OrderBy(c => c.LatencyUs.P50).ToList();
         if (cold.Count > 0)
         {
             sentences.Add(cold.Count == 1
@@ -45,7 +45,7 @@ public static class RunDigest
                 : $"A new connection, its request and its close (p50): from {cold[0].Transport} {Units.Us(cold[0].LatencyUs.P50)} us "
                   + $"to {cold[^1].Transport} {Units.Us(cold[^1].LatencyUs.P50)} us.");
         }
-        if (Of(run, CaseKind.UnderLoad).MaxBy(c => c.RequestsPerSecond) is { } most)
+        if (Of(run, CaseKind.UnderLoad).Where(IsIpc).MaxBy(c => c.RequestsPerSecond) is { } most)
         {
             sentences.Add($"Most requests/s under load: {LoadTable.Describe(most, run)}, {Units.Rate(most.RequestsPerSecond)}/s.");
         }
@@ -79,6 +79,9 @@ public static class RunDigest
             _ => $"{floorText}; crossing processes costs from {over[0].Label} +{Units.Us(over[0].Excess)} us to {over[^1].Label} +{Units.Us(over[^1].Excess)} us over it.",
         };
     }
+
+    /// <summary>Not a baseline: a baseline's cold start or load says nothing about crossing processes.</summary>
+    private static bool IsIpc(CaseResult c) => c.Family != BaselineFamily;
 
     public static double CpuPerRequest(CaseResult c) => c.ClientCpuUsPerOp + (c.ServerCpuUsPerOp ?? 0);
 

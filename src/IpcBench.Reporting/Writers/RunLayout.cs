@@ -55,7 +55,8 @@ public sealed class RunLayout
     /// <summary>The families the rows belong to, in <see cref="Core.TransportFamily"/>'s order (sockets first), "other" last.</summary>
     public IEnumerable<string> Families => Rows.Select(r => r.Family).Distinct().OrderBy(FamilyOrder);
 
-    private static int FamilyOrder(string family) =>
+    /// <summary>Where <paramref name="family"/> comes among the others: <see cref="Core.TransportFamily"/>'s order, unknown ones last.</summary>
+    public static int FamilyOrder(string family) =>
         Enum.TryParse<Core.TransportFamily>(family, ignoreCase: true, out var f) ? (int)f : int.MaxValue;
 
     /// <param name="Label">The transport and the options that set it apart from the other rows.</param>

@@ -16,11 +16,20 @@ public static class Units
     };
 
     /// <summary>Microseconds: a decimal below 1,000 (where it is signal), none above.</summary>
-    public static string Us(double us) => us < 1000 ? F(us, "0.0") : F(us, "#,0");
+    /// <summary>Microseconds: a hundredth below 1 us (the in-process baselines live there), a tenth below 1,000, whole above.</summary>
+    public static string Us(double us) => us < 1 ? F(us, "0.0#") : us < 1000 ? F(us, "0.0") : F(us, "#,0");
 
     public static string Us(double? us) => us is double v ? Us(v) : Missing;
 
     public static string Rate(double perSecond) => F(perSecond, "#,0");
+
+    /// <summary>A rate for an axis, where a panel's margin has room for four characters: "950", "12k", "3.5M".</summary>
+    public static string CompactRate(double perSecond) => perSecond switch
+    {
+        >= 1e6 => F(perSecond / 1e6, "0.#") + "M",
+        >= 1e3 => F(perSecond / 1e3, "0.#") + "k",
+        _ => F(perSecond, "0.#"),
+    };
 
     public static string Megabytes(double? mbps) => mbps is double v ? F(v, v < 100 ? "0.0#" : "#,0") : Missing;
 
