@@ -37,6 +37,10 @@ public sealed class LocalServer : IAsyncDisposable
     {
         if (transport.Capabilities.Has(TransportFeatures.InProcess))
         {
+            if (isolation != Isolation.None)
+            {
+                throw new ArgumentException($"{transport.Name} has no server process to isolate", nameof(isolation)); // callers ask Refuses first
+            }
             // No process to start: the handler runs in this one. It answers no stats request, since its CPU is the client's.
             var handler = replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo;
             var inProcess = await transport.StartServerAsync(AddressQuery.With(transport.DefaultAddress(), serverOptions), handler, ct).ConfigureAwait(false);
