@@ -141,12 +141,28 @@ public sealed class ServerProcess : IAsyncDisposable
     {
         if (line is null)
         {
-            int? code = _process.HasExited ? _process.ExitCode : null;
+            int? code = ExitCodeIfExited();
             _ready.TrySetException(new InvalidOperationException($"exited{(code is null ? "" : $" with code {code}")} before it was ready"));
         }
         else if (line.StartsWith("READY ", StringComparison.Ordinal) && Uri.TryCreate(line[6..].Trim(), UriKind.Absolute, out var uri))
         {
             _ready.TrySetResult(uri);
+        }
+    }
+
+    /// <summary>
+    /// The exit code if the program has exited. Asked from the end-of-stdout event, which can arrive after
+    /// <see cref="DisposeAsync"/> has disposed the process (the exit code is kept then); a throw there would end this process.
+    /// </summary>
+    private int? ExitCodeIfExited()
+    {
+        try
+        {
+            return _process.HasExited ? _process.ExitCode : null;
+        }
+        catch (InvalidOperationException)
+        {
+            return ExitCode;
         }
     }
 
@@ -169,6 +185,10 @@ public sealed class ServerProcess : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        if (ExitCode is not null)
+        {
+            return; // disposed already
+        }
         try
         {
             if (!_process.HasExited)
