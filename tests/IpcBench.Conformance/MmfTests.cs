@@ -1,9 +1,10 @@
+using System.IO.MemoryMappedFiles;
 using IpcBench.Core;
 using IpcBench.Core.Measurement;
 
 namespace IpcBench.Conformance;
 
-/// <summary>What is particular to the shared-memory channel: a channel per client, and its capacity.</summary>
+/// <summary>What is particular to the shared-memory channel: a channel per client, its capacity, and a client that lies in it.</summary>
 public class MmfTests
 {
     [Fact]
@@ -42,6 +43,40 @@ public class MmfTests
         var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () => await connection.RequestAsync(new byte[4097], new byte[4097]));
         Assert.Contains("capacity=", e.Message);
         Assert.True(await new Exchange(connection, 100).SendAsync(false, default) >= 0);
+    }
+
+    [Theory]
+    [InlineData(-1)]
+    [InlineData(4097)]
+    [InlineData(int.MaxValue)]
+    public async Task A_client_announcing_a_length_over_the_capacity_loses_its_channel_and_no_one_else_anything(int length)
+    {
+        await using var server = await TestServer.StartAsync("mmf", "capacity=4096");
+        await using var good = await server.ConnectAsync(); // takes the first channel; the server makes the next, FILE.1
+        string next = PathAddress.ToPath(server.Process.Address) + ".1";
+        for (int i = 0; i < 100 && !File.Exists(next); i++)
+        {
+            await Task.Delay(50);
+        }
+
+        // A client writing the channel by hand, as LAYOUT.md lays it out: its pid at 128 claims it, the attach
+        // sequence at 132 announces it, then a request of a length no area holds (264) and its sequence (256).
+        using (var map = MemoryMappedFile.CreateFromFile(next, FileMode.Open, null, 0, MemoryMappedFileAccess.ReadWrite))
+        using (var channel = map.CreateViewAccessor())
+        {
+            Assert.Equal(0, channel.ReadInt32(128));
+            channel.Write(128, Environment.ProcessId);
+            channel.Write(132, channel.ReadInt32(132) + 1);
+            channel.Write(264, length);
+            channel.Write(256, channel.ReadInt32(384) + 1);
+
+            await Eventually.ContainsAsync($"request length {length} B exceeds the channel capacity of 4096 B", () => server.Process.RecentErrors);
+            Assert.Equal(0, channel.ReadInt32(128)); // released: the channel is free for the next client
+        }
+        Assert.True(await new Exchange(good, 4096).SendAsync(false, default) >= 0);
+        await using var fresh = await server.ConnectAsync();
+        Assert.True(await new Exchange(fresh, 100).SendAsync(false, default) >= 0);
+        Assert.False(server.Process.HasExited);
     }
 
     [Fact]

@@ -66,6 +66,10 @@ internal sealed class MmfServer : IServer, IPeer
             catch (TransportException e) when (!_stopping)
             {
                 Log.Warn($"mmf client {_client}: {e.Message}");
+                // A request it left pending (a length no area holds, or sent just before it died) is dropped: the next
+                // client of this channel waits until none is pending before it writes.
+                _channel.Replies.Length = 0;
+                _channel.Replies.Publish(_channel.Requests.Sequence);
                 _channel.ReleaseClient(_client);
             }
             catch (TransportException)
@@ -80,7 +84,9 @@ internal sealed class MmfServer : IServer, IPeer
     {
         var requests = _channel.Requests;
         int served = _channel.Replies.Sequence;
-        while (true)
+        // Checked per request: a wait that a busy client ends every few microseconds never reaches its own
+        // 50 ms peer check, and a server that kept answering would never stop.
+        while (!_stopping)
         {
             int sequence = requests.WaitForChange(served, _wait, long.MaxValue, this);
             int length = requests.Length;
@@ -93,6 +99,7 @@ internal sealed class MmfServer : IServer, IPeer
             _channel.Replies.Publish(sequence);
             served = sequence;
         }
+        throw new TransportException("server stopping");
     }
 
     /// <summary>While serving: the client must still hold the channel and be alive; while idle: only stopping ends the wait.</summary>
@@ -128,11 +135,15 @@ internal sealed class MmfServer : IServer, IPeer
         _channel.Attach.Poke();
         _channel.Requests.Poke();
         _channel.Replies.Poke(); // a client waiting for a reply sees "stopped" at once
-        if (!_thread.Join(StopTimeout))
+        if (_thread.Join(StopTimeout))
         {
+            _channel.Dispose();
+        }
+        else
+        {
+            // Unmapping the channel under a thread that still reads it would crash the process: leave it mapped.
             Log.Warn($"mmf server {Address}: its thread did not stop within {StopTimeout.TotalSeconds:0} s");
         }
-        _channel.Dispose();
         _removeFiles();
         return ValueTask.CompletedTask;
     }

@@ -105,22 +105,32 @@ internal sealed unsafe class SharedChannel : IDisposable
             {
                 throw new TransportException($"{path} is not an IpcBench channel (too short)");
             }
-            Span<byte> header = stackalloc byte[16];
+            Span<byte> header = stackalloc byte[IdentitySize];
             file.ReadExactly(header);
-            long magic = BitConverter.ToInt64(header);
-            int version = BitConverter.ToInt32(header[VersionOffset..]);
-            int capacity = BitConverter.ToInt32(header[CapacityOffset..]);
-            if (magic != Magic || version != Version || capacity <= 0 || file.Length < FileSize(capacity))
-            {
-                throw new TransportException($"{path} is not an IpcBench channel (version {Version})");
-            }
-            return Map(file, capacity);
+            return CapacityOf(header, file.Length) is int capacity and > 0
+                ? Map(file, capacity)
+                : throw new TransportException($"{path} is not an IpcBench channel (version {Version})");
         }
         catch
         {
             file.Dispose();
             throw;
         }
+    }
+
+    /// <summary>The bytes that say what a file is: magic, version, capacity.</summary>
+    internal const int IdentitySize = 16;
+
+    /// <summary>
+    /// The capacity a channel file's first <see cref="IdentitySize"/> bytes declare, or 0 when they are not this layout's or
+    /// the file (<paramref name="fileLength"/> bytes) is too short for it: what a mapping may then touch lies inside the file.
+    /// </summary>
+    internal static int CapacityOf(ReadOnlySpan<byte> identity, long fileLength)
+    {
+        long magic = BitConverter.ToInt64(identity);
+        int version = BitConverter.ToInt32(identity[VersionOffset..]);
+        int capacity = BitConverter.ToInt32(identity[CapacityOffset..]);
+        return magic == Magic && version == Version && capacity > 0 && fileLength >= FileSize(capacity) ? capacity : 0;
     }
 
     private static SharedChannel Map(FileStream file, int capacity)
