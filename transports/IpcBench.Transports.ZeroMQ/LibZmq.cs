@@ -132,6 +132,10 @@ internal static unsafe partial class LibZmq
     [LibraryImport(Library, EntryPoint = "zmq_msg_data")]
     public static partial byte* MessageData(Message* message);
 
+    /// <summary>1 when another frame of the same message follows the one received into <paramref name="message"/>.</summary>
+    [LibraryImport(Library, EntryPoint = "zmq_msg_more")]
+    public static partial int MessageMore(Message* message);
+
     [LibraryImport(Library, EntryPoint = "zmq_msg_close")]
     public static partial int MessageClose(Message* message);
 

@@ -51,18 +51,19 @@ internal sealed unsafe class LibZmqServer : IServer
                         Log.Warn($"zmq server {Address}: receive failed: {error}");
                         continue;
                     }
+                    if (LibZmq.MessageMore(&message) != 0)
+                    {
+                        // Not a request of IpcBench's (one frame each): drained, and answered empty, since a REP socket
+                        // receives nothing more until it has answered (it would fail every receive from then on).
+                        Log.Warn($"zmq server {Address}: dropped a request of {1 + DrainFrames(&message)} frames (a request is one frame)");
+                        Reply(reply, 0);
+                        continue;
+                    }
                     if (reply.Length < _handler.ReplyCapacity(length))
                     {
                         reply = new byte[Math.Max(_handler.ReplyCapacity(length), 2 * reply.Length)]; // bounded by ZMQ_MAXMSGSIZE
                     }
-                    int replyLength = _handler(new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length), reply);
-                    fixed (byte* r = reply)
-                    {
-                        if (LibZmq.Send(_socket, r, (nuint)replyLength, 0) < 0 && LibZmq.LastError(out int e) is var why && e != LibZmq.ETerm)
-                        {
-                            Log.Warn($"zmq server {Address}: send failed: {why}");
-                        }
-                    }
+                    Reply(reply, _handler(new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length), reply));
                 }
                 finally
                 {
@@ -74,6 +75,28 @@ internal sealed unsafe class LibZmqServer : IServer
         {
             _socket.Dispose(); // the owning thread closes it; then the context can terminate
         }
+    }
+
+    private void Reply(byte[] reply, int length)
+    {
+        fixed (byte* r = reply)
+        {
+            if (LibZmq.Send(_socket, r, (nuint)length, 0) < 0 && LibZmq.LastError(out int e) is var why && e != LibZmq.ETerm)
+            {
+                Log.Warn($"zmq server {Address}: send failed: {why}");
+            }
+        }
+    }
+
+    /// <summary>Receives the rest of a message of several frames into <paramref name="message"/>; returns how many there were.</summary>
+    private int DrainFrames(LibZmq.Message* message)
+    {
+        int frames = 0;
+        while (LibZmq.MessageMore(message) != 0 && LibZmq.MessageReceive(message, _socket, 0) >= 0)
+        {
+            frames++;
+        }
+        return frames;
     }
 
     public ValueTask DisposeAsync()

@@ -44,6 +44,20 @@ internal sealed class NetMqServer : IServer
                 {
                     continue;
                 }
+                if (request.HasMore)
+                {
+                    // Not a request of IpcBench's (one frame each): drained, and answered empty, since a REP socket
+                    // receives nothing more until it has answered (NetMQ throws at the next send or receive otherwise).
+                    int frames = 1;
+                    for (; request.HasMore && _socket.TryReceive(ref request, SendTimeout); frames++)
+                    {
+                    }
+                    Log.Warn($"zmq server {Address}: dropped a request of {frames} frames (a request is one frame)");
+                    request.Close();
+                    request.InitEmpty();
+                    Reply(answer, 0);
+                    continue;
+                }
                 var payload = request.Slice();
                 if (answer.Length < _handler.ReplyCapacity(payload.Length))
                 {
@@ -52,15 +66,7 @@ internal sealed class NetMqServer : IServer
                 int length = _handler(payload, answer);
                 request.Close();
                 request.InitEmpty();
-
-                var reply = new Msg();
-                reply.InitPool(length);
-                answer.AsSpan(0, length).CopyTo(reply.Slice());
-                if (!_socket.TrySend(ref reply, SendTimeout, more: false))
-                {
-                    Log.Warn($"zmq server {Address}: the reply could not be queued within {SendTimeout.TotalSeconds:0} s");
-                }
-                reply.Close();
+                Reply(answer, length);
             }
         }
         finally
@@ -68,6 +74,18 @@ internal sealed class NetMqServer : IServer
             request.Close();
             NetMqRuntime.Close(_socket); // the owning thread closes it
         }
+    }
+
+    private void Reply(byte[] answer, int length)
+    {
+        var reply = new Msg();
+        reply.InitPool(length);
+        answer.AsSpan(0, length).CopyTo(reply.Slice());
+        if (!_socket.TrySend(ref reply, SendTimeout, more: false))
+        {
+            Log.Warn($"zmq server {Address}: the reply could not be queued within {SendTimeout.TotalSeconds:0} s");
+        }
+        reply.Close();
     }
 
     public ValueTask DisposeAsync()
