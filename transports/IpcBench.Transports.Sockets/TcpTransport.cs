@@ -63,7 +63,7 @@ public sealed class TcpTransport(TcpFlavour flavour) : StreamTransport
         try
         {
             socket.Bind(endpoint);
-            socket.Listen(64);
+            socket.Listen(AcceptLoop.Backlog);
         }
         catch (SocketException e)
         {

@@ -41,7 +41,7 @@ public sealed class UdsTransport : StreamTransport
             CheckLength(path);
             await StaleSocketFile.RemoveIfStaleAsync(path, ct).ConfigureAwait(false);
             socket.Bind(new UnixDomainSocketEndPoint(path));
-            socket.Listen(64);
+            socket.Listen(AcceptLoop.Backlog);
         }
         catch (Exception e)
         {

@@ -4,6 +4,12 @@ namespace IpcBench.Core.Streams;
 public static class AcceptLoop
 {
     /// <summary>
+    /// The listen backlog of the socket listeners, Kestrel's default: a burst of clients (a load run's, or a crowd of
+    /// hostile ones) waits to be accepted instead of being refused (a full Unix socket backlog refuses at once).
+    /// </summary>
+    public const int Backlog = 512;
+
+    /// <summary>
     /// Hands each accepted stream to <paramref name="serve"/> until <paramref name="stopping"/> is cancelled;
     /// a failed accept (a client that hung up half-way) is a line on stderr, not the end of the server.
     /// </summary>

@@ -9,7 +9,8 @@ namespace IpcBench.Core.Streams;
 /// Accepts clients and serves each on its own session: a dedicated thread with blocking reads
 /// (<see cref="IoMode.Sync"/>) or an async loop on the thread pool (<see cref="IoMode.Async"/>).
 /// A session that receives a bad frame (say a header announcing 2 GB) is dropped before anything is
-/// allocated for it; the others go on.
+/// allocated for it; the others go on. A session's request buffer grows with the bytes that arrive, so a
+/// client that announces a large request and never sends it holds little memory.
 /// </summary>
 internal sealed class StreamServer : IServer
 {
@@ -52,8 +53,7 @@ internal sealed class StreamServer : IServer
             while (true)
             {
                 int length = framed.ReadHeader();
-                request = Fit(request, length);
-                framed.ReadPayload(request.AsSpan(0, length));
+                request = ReadRequest(framed, request, length);
                 framed.WritePrepared(_handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length))));
             }
         }
@@ -72,8 +72,7 @@ internal sealed class StreamServer : IServer
             while (true)
             {
                 int length = await framed.ReadHeaderAsync(ct).ConfigureAwait(false);
-                request = Fit(request, length);
-                await framed.ReadPayloadAsync(request.AsMemory(0, length), ct).ConfigureAwait(false);
+                request = await ReadRequestAsync(framed, request, length, ct).ConfigureAwait(false);
                 int replyLength = _handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length)));
                 await framed.WritePreparedAsync(replyLength, ct).ConfigureAwait(false);
             }
@@ -84,9 +83,50 @@ internal sealed class StreamServer : IServer
         }
     }
 
-    /// <summary>The request buffer, grown to hold <paramref name="length"/> (already checked against the limit).</summary>
-    private static byte[] Fit(byte[] buffer, int length) =>
-        length <= buffer.Length ? buffer : new byte[Math.Max(length, 2 * buffer.Length)];
+    /// <summary>
+    /// Reads a request's <paramref name="length"/> payload bytes (checked against the limit) into <paramref name="buffer"/>,
+    /// which grows as the bytes arrive, not to the announced length at once: a client that announces the limit and sends
+    /// nothing costs its session <see cref="GrowthStep"/>, not the limit. Returns the buffer, kept for the next request.
+    /// </summary>
+    private static byte[] ReadRequest(FramedStream framed, byte[] buffer, int length)
+    {
+        for (int read = 0; ; buffer = Grown(buffer, read, length))
+        {
+            int end = Math.Min(length, buffer.Length);
+            framed.ReadPayload(buffer.AsSpan(read, end - read));
+            read = end;
+            if (read == length)
+            {
+                return buffer;
+            }
+        }
+    }
+
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<byte[]> ReadRequestAsync(FramedStream framed, byte[] buffer, int length, CancellationToken ct)
+    {
+        for (int read = 0; ; buffer = Grown(buffer, read, length))
+        {
+            int end = Math.Min(length, buffer.Length);
+            await framed.ReadPayloadAsync(buffer.AsMemory(read, end - read), ct).ConfigureAwait(false);
+            read = end;
+            if (read == length)
+            {
+                return buffer;
+            }
+        }
+    }
+
+    /// <summary>How much a request buffer may grow ahead of the bytes that have arrived.</summary>
+    private const int GrowthStep = 64 * 1024;
+
+    /// <summary>A full buffer's next size: at most twice what has arrived (or one step), never more than the request.</summary>
+    private static byte[] Grown(byte[] buffer, int kept, int length)
+    {
+        var grown = new byte[Math.Min(length, Math.Max(2 * buffer.Length, GrowthStep))];
+        buffer.AsSpan(0, kept).CopyTo(grown);
+        return grown;
+    }
 
     private void EndSession(FramedStream framed, Exception reason)
     {
