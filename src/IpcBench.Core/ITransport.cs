@@ -67,6 +67,14 @@ public interface IServer : IAsyncDisposable
 {
     /// <summary>The address clients connect to.</summary>
     Uri Address { get; }
+
+    /// <summary>
+    /// Completes, with why, if the server stops serving by itself: a host process of its own died. Most servers live in
+    /// the serving process and cannot; for them it never completes.
+    /// </summary>
+    Task<string> Lost => Never;
+
+    private static readonly Task<string> Never = new TaskCompletionSource<string>().Task;
 }
 
 /// <summary>A client connection: one request in flight, or several where the transport pipelines (<see cref="TransportFeatures.Pipelined"/>).</summary>

@@ -53,6 +53,32 @@ public class WcfTests
         Assert.False(Exists(host), $"the wcf host (pid {host}) outlived its serve process");
     }
 
+    [Fact]
+    public async Task A_host_killed_mid_run_fails_its_client_quickly_and_ends_its_serve_process_with_exit_1()
+    {
+        Assert.Null(TransportRegistry.Get("wcf").UnsupportedReason); // test.sh installs Mono
+        await using var server = await TestServer.StartAsync("wcf");
+        await using var connection = await server.ConnectAsync();
+        var exchange = new Exchange(connection, 64);
+        Assert.True(await exchange.SendAsync(false, default) >= 0);
+
+        Process.GetProcessById(ProcessTree.Children(server.Process.ProcessId).Single()).Kill(); // the Mono host only
+        var watch = Stopwatch.StartNew();
+        await Assert.ThrowsAnyAsync<IpcBench.Core.TransportException>(async () =>
+        {
+            while (watch.Elapsed < TimeSpan.FromSeconds(10))
+            {
+                await exchange.SendAsync(false, default);
+            }
+        });
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}");
+
+        // 'ipcbench serve' serves nothing without its host: it says why and exits 1 rather than linger.
+        using var exited = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        Assert.Equal(1, await server.Process.WaitForExitAsync(exited.Token));
+        Assert.Contains("the wcf server stopped serving: the wcf host exited with code", server.Process.RecentErrors);
+    }
+
     private static bool Exists(int pid)
     {
         try

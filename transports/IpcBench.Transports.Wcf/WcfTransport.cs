@@ -101,6 +101,11 @@ public sealed class WcfTransport : ITransport
     {
         public Uri Address { get; } = address;
 
+        public Task<string> Lost { get; } = HostExitAsync(host);
+
+        private static async Task<string> HostExitAsync(ServerProcess host) =>
+            $"the wcf host exited with code {await host.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false)}: {host.RecentErrors}".TrimEnd(' ', ':');
+
         public ValueTask DisposeAsync() => host.DisposeAsync();
     }
 }

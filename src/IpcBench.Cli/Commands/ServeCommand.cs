@@ -72,8 +72,9 @@ internal static class ServeCommand
         // Without --parent-pid, still stop if whoever started us goes away (unless that is init).
         int watched = parentPid > 0 ? parentPid : ParentWatch.CurrentParentPid() ?? 0;
         var parentGone = ParentWatch.WhenGoneAsync(watched, watchStdin: parentPid > 0, stop.Token);
-        await Task.WhenAny(parentGone, Task.Delay(Timeout.Infinite, stop.Token));
+        var lost = server.Lost;
+        var ended = await Task.WhenAny(parentGone, Task.Delay(Timeout.Infinite, stop.Token), lost);
         await stop.CancelAsync();
-        return ExitCodes.Success;
+        return ended == lost ? throw new TransportException($"the {transport.Name} server stopped serving: {await lost}") : ExitCodes.Success;
     }
 }
