@@ -26,10 +26,7 @@ var summaries = BenchmarkSwitcher.FromAssembly(typeof(SuiteConfig).Assembly).Run
 if (!summaries.Any(s => s.Reports.Any()))
 {
     // Nothing ran (--list, --help, a filter that matches nothing): no run to keep.
-    if (Directory.Exists(artifacts) && !Directory.EnumerateFileSystemEntries(artifacts).Any())
-    {
-        Directory.Delete(artifacts);
-    }
+    RunFolder.DiscardEmpty(artifacts);
 }
 else
 {

@@ -27,8 +27,13 @@ public static class ResultsFile
     public static CaseResult ParseCase(string json) =>
         JsonSerializer.Deserialize<CaseResult>(json, Options) ?? throw new ResultsFormatException("a case file holds null");
 
-    public static void Write(string folder, RunResults run) =>
-        File.WriteAllText(Path.Combine(folder, FileName), Serialize(run));
+    /// <summary>Writes results.json whole or not at all: a reader never finds half of it.</summary>
+    public static void Write(string folder, RunResults run)
+    {
+        string file = Path.Combine(folder, FileName);
+        File.WriteAllText(file + ".partial", Serialize(run));
+        File.Move(file + ".partial", file, overwrite: true);
+    }
 
     /// <summary>The results in <paramref name="path"/>: a run folder or a results.json file.</summary>
     /// <exception cref="ResultsFormatException">Missing, unreadable, malformed, or another schema.</exception>
@@ -38,6 +43,12 @@ public static class ResultsFile
         if (!File.Exists(file))
         {
             throw new ResultsFormatException(Directory.Exists(path) ? $"{path} has no {FileName}" : $"{path} does not exist");
+        }
+        string folder = Path.GetDirectoryName(Path.GetFullPath(file))!;
+        if (Collecting.RunFolder.IsIncomplete(folder))
+        {
+            throw new ResultsFormatException($"{folder} is incomplete: its run is under way, or was stopped or failed before it "
+                + $"wrote everything ({Collecting.RunFolder.IncompleteMarker} says so); run it again");
         }
         string text;
         try
@@ -80,13 +91,18 @@ public static class ResultsFile
         }
     }
 
+    /// <summary>What the deserializer lets through and no writer expects: a null in a list or as an option's value, blanks, negatives.</summary>
     private static void Check(RunResults run, string where)
     {
+        if (run.Cases.Contains(null) || run.Skipped.Contains(null) || run.Environment.Options.Values.Contains(null))
+        {
+            throw new ResultsFormatException($"{where}: a case, a skipped case or an option is null");
+        }
         foreach (var c in run.Cases)
         {
-            if (string.IsNullOrWhiteSpace(c.Transport) || c.Size < 0 || c.Count < 0)
+            if (string.IsNullOrWhiteSpace(c.Transport) || c.Family is { } family && string.IsNullOrWhiteSpace(family) || c.Size < 0 || c.Count < 0)
             {
-                throw new ResultsFormatException($"{where}: a case has no transport, or a negative size or count");
+                throw new ResultsFormatException($"{where}: a case has no transport, a blank family, or a negative size or count");
             }
         }
     }

@@ -1,16 +1,19 @@
 using IpcBench.Reporting.Charts;
+using IpcBench.Reporting.Collecting;
 
 namespace IpcBench.Reporting.Writers;
 
 /// <summary>Everything a run folder holds about a run, written from its <see cref="RunResults"/>.</summary>
 public static class ReportWriter
 {
-    /// <summary>Writes results.json and every report made from it.</summary>
+    /// <summary>Writes results.json and every report made from it; then the folder is no longer marked incomplete.</summary>
     public static IReadOnlyList<string> WriteAll(string folder, RunResults run)
     {
         Directory.CreateDirectory(folder);
         ResultsFile.Write(folder, run);
-        return WriteReports(folder, run).Prepend(Path.Combine(folder, ResultsFile.FileName)).ToList();
+        var written = WriteReports(folder, run).Prepend(Path.Combine(folder, ResultsFile.FileName)).ToList();
+        RunFolder.MarkComplete(folder);
+        return written;
     }
 
     /// <summary>Writes summary.md, summary.csv, env.md, report.html and the charts (not results.json, their source).</summary>

@@ -94,9 +94,8 @@ public static class RunDigest
     public static IReadOnlyList<CaseResult> Of(RunResults run, CaseKind kind) => [.. run.Cases.Where(c => CaseOptions.Kind(c.Options) == kind)];
 
     private static string? Fastest(RunLayout layout, int size, IEnumerable<RunLayout.Row> rows) =>
-        rows.Select(r => (Row: r, Case: layout.Case(r, size))).Where(x => x.Case is not null).MinBy(x => x.Case!.LatencyUs.P50) is { Case: { } c } best
-            ? $"{best.Row.Label} {Units.Us(c.LatencyUs.P50)} us"
-            : null;
+        rows.Select(r => (Row: r, Case: layout.Case(r, size))).Where(x => x.Case is not null).OrderBy(x => x.Case!.LatencyUs.P50)
+            .Select(x => $"{x.Row.Label} {Units.Us(x.Case!.LatencyUs.P50)} us").FirstOrDefault(); // none when the family did not run that size
 
     /// <summary>Each messaging or RPC transport's p50 as a multiple of tcp's, at the smallest and the largest size both ran.</summary>
     private static string? OverTcp(RunLayout layout)

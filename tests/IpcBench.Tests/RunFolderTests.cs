@@ -1,0 +1,54 @@
+using IpcBench.Reporting;
+using IpcBench.Reporting.Collecting;
+using IpcBench.Reporting.Writers;
+
+namespace IpcBench.Tests;
+
+/// <summary>A run folder is either complete or says it is not: a run stopped half-way is never read as a whole one.</summary>
+public class RunFolderTests : IDisposable
+{
+    private readonly string _root = Directory.CreateTempSubdirectory("ipcbench-test-runs-").FullName;
+
+    [Fact]
+    public void A_folder_is_marked_incomplete_until_its_results_and_reports_are_written()
+    {
+        string folder = RunFolder.Create(_root, "20261122-005250-bench");
+        Assert.True(RunFolder.IsIncomplete(folder));
+        ResultsFile.Write(folder, RunFixtures.Bench()); // a run killed after results.json, before its reports
+        var e = Assert.Throws<ResultsFormatException>(() => ResultsFile.Read(folder));
+        Assert.Contains("is incomplete", e.Message);
+        Assert.Throws<ResultsFormatException>(() => ResultsFile.Read(Path.Combine(folder, ResultsFile.FileName)));
+
+        ReportWriter.WriteAll(folder, RunFixtures.Bench());
+
+        Assert.False(RunFolder.IsIncomplete(folder));
+        Assert.Equal(RunFixtures.Bench().Cases.Count, ResultsFile.Read(folder).Cases.Count);
+        Assert.Empty(Directory.GetFiles(folder, "*.partial"));
+    }
+
+    [Fact]
+    public void A_second_run_in_the_same_second_gets_a_folder_of_its_own()
+    {
+        string first = RunFolder.Create(_root, "20261122-005250-ping");
+        string second = RunFolder.Create(_root, "20261122-005250-ping");
+        Assert.Equal(first + "-2", second);
+    }
+
+    [Fact]
+    public void A_run_that_ran_nothing_leaves_no_folder()
+    {
+        string folder = RunFolder.Create(_root, "20261122-005250-bench");
+        RunFolder.DiscardEmpty(folder);
+        Assert.False(Directory.Exists(folder));
+    }
+
+    [Fact]
+    public void A_folder_that_cannot_be_made_is_named_before_a_run()
+    {
+        Assert.Null(RunFolder.Unwritable(Path.Combine(_root, "new", "deeper")));
+        Assert.Empty(Directory.EnumerateFileSystemEntries(_root)); // neither the probe nor the folders made for it are left
+        Assert.Contains("/dev/null/x", RunFolder.Unwritable("/dev/null/x"));
+    }
+
+    public void Dispose() => Directory.Delete(_root, recursive: true);
+}
