@@ -7,10 +7,14 @@ namespace IpcBench.Cli;
 
 /// <summary>
 /// The <c>ipcbench</c> command line: one small command class per verb, parsed by System.CommandLine. A parse error
-/// or a <see cref="UsageException"/> is one line on stderr and exit 2, never a stack trace; see <see cref="ExitCodes"/>.
+/// or a <see cref="UsageException"/> is one line on stderr and exit 2, a failure one line and exit 1; a stack trace
+/// only with --verbose. See <see cref="ExitCodes"/>.
 /// </summary>
 public static class IpcbenchCommand
 {
+    /// <summary>Every verb takes it: an error's stack trace after its one line, for a bug report.</summary>
+    private static readonly Option<bool> Verbose = new("--verbose") { Description = "on an error, print its stack trace too", Recursive = true };
+
     public static RootCommand Create()
     {
         var root = new RootCommand("ipcbench: how fast can two processes talk here?\n\n"
@@ -23,6 +27,7 @@ public static class IpcbenchCommand
             CompareCommand.Create(),
             MergeCommand.Create(),
         };
+        root.Options.Add(Verbose);
         // No verb: the usage, and exit 2 (a script that forgot its verb must not pass).
         root.SetAction(async (_, _) =>
         {
@@ -42,9 +47,21 @@ public static class IpcbenchCommand
             Console.Error.WriteLine($"{verb}: {parsed.Errors[0].Message} (see '{verb} --help')");
             return ExitCodes.Usage;
         }
+        bool verbose = parsed.GetValue(Verbose);
+        void Explain(Exception e)
+        {
+            if (verbose) Console.Error.WriteLine(e);
+        }
         try
         {
-            return await parsed.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false });
+            // On SIGINT or SIGTERM System.CommandLine cancels the action, and ends the process with 128 + the signal if the
+            // action has not returned within this time: long enough for a server to stop and remove its files (2 s, the
+            // default, cut a gRPC server's stop short), short enough that nothing hangs.
+            return await parsed.InvokeAsync(new InvocationConfiguration
+            {
+                EnableDefaultExceptionHandler = false,
+                ProcessTerminationTimeout = TimeSpan.FromSeconds(10),
+            });
         }
         catch (UsageException e)
         {
@@ -63,9 +80,18 @@ public static class IpcbenchCommand
             return ExitCodes.Interrupted;
         }
         catch (Exception e) when (e is TransportException or ReplyMismatchException or ArgumentException or IOException
-            or PlatformNotSupportedException or InvalidOperationException)
+            or UnauthorizedAccessException or PlatformNotSupportedException or InvalidOperationException)
         {
             Console.Error.WriteLine($"{verb}: error: {e.Message}");
+            Explain(e);
+            return ExitCodes.Failed;
+        }
+        catch (Exception e)
+        {
+            // A failure IpcBench did not foresee: still one line, and the stack trace on request.
+            Console.Error.WriteLine($"{verb}: unexpected error: {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")}"
+                + (verbose ? "" : " (--verbose prints where; please report it)"));
+            Explain(e);
             return ExitCodes.Failed;
         }
     }

@@ -238,6 +238,11 @@ public class CliTests
     [InlineData("serve", "Option '--transport' is required")]
     [InlineData("serve --transport signalr --io async", "signalr has no option 'io'")]
     [InlineData("frobnicate", "Unrecognized command or argument 'frobnicate'")]
+    [InlineData("ping --transport tcp --results /dev/null/x", "cannot write results to /dev/null/x: ")] // before measuring anything
+    [InlineData("ping --transport tcp --server udp://127.0.0.1:1", "is not a tcp:// address")]
+    [InlineData("ping --transport tcp --size 2GB", "--size must be")]
+    [InlineData("ping --transport tcp --placement", "Required argument missing for option: '--placement'")]
+    [InlineData("compare results/baseline", "Required argument 'CURRENT' missing")]
     public async Task Bad_options_exit_2_with_one_line_on_stderr(string commandLine, string message)
     {
         var (exit, stdout, stderr) = await RunAsync(commandLine.Split(' '));
@@ -245,6 +250,19 @@ public class CliTests
         Assert.Contains(message, stderr);
         Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.Empty(stdout);
+    }
+
+    [Fact]
+    public async Task A_failure_is_one_line_and_verbose_adds_the_stack_trace()
+    {
+        var (exit, _, stderr) = await RunAsync("ping", "--transport", "tcp", "--server", "tcp://127.0.0.1:1", "--count", "10", "--no-results");
+        Assert.Equal(1, exit);
+        Assert.Equal("ipcbench ping: error: could not connect to tcp://127.0.0.1:1/: connection refused (is the server running?)", stderr.Trim());
+
+        var (verboseExit, _, verbose) = await RunAsync("ping", "--transport", "tcp", "--server", "tcp://127.0.0.1:1", "--count", "10", "--no-results", "--verbose");
+        Assert.Equal(1, verboseExit);
+        Assert.StartsWith(stderr.Trim(), verbose);
+        Assert.Contains("   at IpcBench.", verbose);
     }
 
     [Fact]

@@ -159,7 +159,7 @@ public class DockerFilesTests
         return IPNetwork.Parse("169.254.0.0/16").Contains(network.BaseAddress) && network.PrefixLength >= 16;
     }
 
-    private static string RepositoryRoot()
+    internal static string RepositoryRoot()
     {
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
         {

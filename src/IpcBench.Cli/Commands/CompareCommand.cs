@@ -46,8 +46,13 @@ internal static class CompareCommand
         RunComparison comparison;
         try
         {
-            comparison = RunComparison.Compare(ResultsFile.Read(baseline), ResultsFile.Read(current), threshold,
-                allowDifferent: allowDifferent);
+            var (before, after) = (ResultsFile.Read(baseline), ResultsFile.Read(current));
+            if (UnknownKey(allowDifferent, before, after) is { } why)
+            {
+                Console.Error.WriteLine($"ipcbench compare: {why}");
+                return ExitCodes.Usage;
+            }
+            comparison = RunComparison.Compare(before, after, threshold, allowDifferent: allowDifferent);
         }
         catch (NotComparableException e)
         {
@@ -62,6 +67,19 @@ internal static class CompareCommand
         }
         Console.Out.Write(ComparisonMarkdown.Render(comparison));
         return comparison.AnySlower ? ExitCodes.Failed : ExitCodes.Success;
+    }
+
+    /// <summary>
+    /// Why <paramref name="keys"/> cannot be what --allow-different means, or null: each must name something runs can
+    /// differ in, a run key or an option a case of either run has. A misspelt key would otherwise allow nothing, silently.
+    /// </summary>
+    private static string? UnknownKey(string[] keys, RunResults before, RunResults after)
+    {
+        var known = Comparability.RunKeys.Concat(before.Cases.Concat(after.Cases).SelectMany(c => CaseOptions.Parse(c.Options)).Select(kv => kv.Key))
+            .Distinct().ToList();
+        return keys.FirstOrDefault(k => !known.Contains(k)) is { } unknown
+            ? $"--allow-different names '{unknown}', which these runs cannot differ in: name {string.Join(", ", known)}"
+            : null;
     }
 
     /// <summary>"10%", "10" or "7.5%": a percentage above 0 and below 1000, as a fraction; null otherwise.</summary>

@@ -5,6 +5,7 @@ using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
 using IpcBench.Core.Options;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Cli.Commands;
@@ -128,6 +129,11 @@ internal sealed class PingCommand
         if (isolation.Refuses(transport) is { } notHere)
         {
             throw new UnsupportedException($"{transport.Name} is not supported in isolation {isolation.Name()} here: {notHere}");
+        }
+        if (!parsed.GetValue(_noResults) && parsed.GetValue(_workerOutput) is null
+            && RunFolder.Root(parsed.GetValue(_results)) is var root && RunFolder.Unwritable(root) is { } why)
+        {
+            throw new UsageException($"cannot write results to {root}: {why}; give --results (or {RunFolder.ResultsVariable}) a folder you can write, or pass --no-results");
         }
         var loop = Loop(parsed, size, transport, connectScenario);
         if ((transport.Capabilities.RejectClients(loop.Clients) ?? transport.Capabilities.RejectInFlight(loop.InFlight)) is { } notUnderLoad)

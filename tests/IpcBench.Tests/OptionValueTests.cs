@@ -1,0 +1,54 @@
+using IpcBench.Cli;
+
+namespace IpcBench.Tests;
+
+/// <summary>
+/// Every option of every verb, given a value it cannot take, is refused before anything runs: exit 2 and one line on
+/// stderr that names it, no stack trace. Found from the command tree, so a new option is covered as it comes.
+/// </summary>
+public class OptionValueTests
+{
+    /// <summary>Options whose value is any text (a path, a name): nothing to refuse at parse time.</summary>
+    private static readonly HashSet<string> FreeText = ["--results", "--json", "--into", "--skipped"];
+
+    public static TheoryData<string, string> ValuedOptions()
+    {
+        var data = new TheoryData<string, string>();
+        foreach (var verb in IpcbenchCommand.Create().Subcommands)
+        {
+            foreach (var option in verb.Options.Where(o => o.Arity.MaximumNumberOfValues > 0 && o.ValueType != typeof(bool) && !o.Hidden))
+            {
+                data.Add(verb.Name, option.Name);
+            }
+        }
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(ValuedOptions))]
+    public async Task A_value_an_option_cannot_take_exits_2_with_one_line_naming_the_option(string verb, string option)
+    {
+        if (FreeText.Contains(option))
+        {
+            return;
+        }
+        // The verb's required options given well, so that the one error is the option's own.
+        string[] required = verb is "ping" or "serve" && option != "--transport" ? ["--transport", "tcp"] : [];
+        string baseline = Path.Combine(DockerFilesTests.RepositoryRoot(), "results", "baseline");
+        string[] arguments = verb is "compare" ? [baseline, baseline] : verb is "report" ? [baseline] : [];
+
+        var (exit, stdout, stderr) = await CliTests.RunWithAsync(null, [verb, .. arguments, .. required, option, "no-such-value"]);
+
+        Assert.True(exit == 2, $"exit {exit}: {stderr}");
+        string line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains(option.TrimStart('-'), line); // '--wait' may be named as the transport's option 'wait'
+        Assert.Empty(stdout);
+    }
+
+    [Fact]
+    public void Every_option_named_free_text_exists()
+    {
+        var all = ValuedOptions().Select(row => (string)row[1]).ToHashSet();
+        Assert.All(FreeText, option => Assert.Contains(option, all)); // a renamed option must leave this list too
+    }
+}
