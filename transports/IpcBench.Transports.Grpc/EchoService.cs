@@ -2,6 +2,7 @@ using Google.Protobuf;
 using Grpc.Core;
 using IpcBench.Core;
 using Ipcbench;
+using Microsoft.Extensions.Hosting;
 
 namespace IpcBench.Transports.Grpc;
 
@@ -9,16 +10,25 @@ namespace IpcBench.Transports.Grpc;
 /// The Echo service of Protos/echo.proto, on the base class Grpc.Tools generates: each request's payload
 /// goes through the server's request handler. Grpc.AspNetCore makes one instance per call.
 /// </summary>
-internal sealed class EchoService(EchoService.Handler handler) : Echo.EchoBase
+internal sealed class EchoService(EchoService.Handler handler, IHostApplicationLifetime lifetime) : Echo.EchoBase
 {
     public override Task<EchoMessage> Call(EchoMessage request, ServerCallContext context) =>
         Task.FromResult(handler.Answer(request));
 
     public override async Task Stream(IAsyncStreamReader<EchoMessage> requests, IServerStreamWriter<EchoMessage> replies, ServerCallContext context)
     {
-        while (await requests.MoveNext(context.CancellationToken).ConfigureAwait(false))
+        // A stream ends when the server stops, too: Kestrel's graceful stop would otherwise wait for the client to end it.
+        using var call = CancellationTokenSource.CreateLinkedTokenSource(context.CancellationToken, lifetime.ApplicationStopping);
+        try
         {
-            await replies.WriteAsync(handler.Answer(requests.Current), context.CancellationToken).ConfigureAwait(false);
+            while (await requests.MoveNext(call.Token).ConfigureAwait(false))
+            {
+                await replies.WriteAsync(handler.Answer(requests.Current), call.Token).ConfigureAwait(false);
+            }
+        }
+        catch (OperationCanceledException) when (lifetime.ApplicationStopping.IsCancellationRequested)
+        {
+            throw new RpcException(new Status(StatusCode.Unavailable, "the server is stopping"));
         }
     }
 

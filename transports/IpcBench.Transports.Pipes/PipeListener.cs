@@ -24,6 +24,12 @@ internal sealed class PipeListener : IStreamListener
         try
         {
             _waiting = NewInstance();
+            if (!OperatingSystem.IsWindows() && StalePipe.SocketPath(name) is { } path)
+            {
+                // .NET leaves the socket file as the umask makes it (0755 under the usual 022) when the pipe is
+                // CurrentUserOnly, which checks each client's user on accept; the file itself is the owner's only too.
+                File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite);
+            }
         }
         catch (IOException e)
         {
@@ -53,7 +59,13 @@ internal sealed class PipeListener : IStreamListener
 
     public ValueTask DisposeAsync()
     {
-        _waiting.Dispose(); // the last instance: on Unix this also removes the socket file
+        _waiting.Dispose();
+        if (!OperatingSystem.IsWindows() && StalePipe.SocketPath(_name) is { } path)
+        {
+            // .NET removes the socket file with the last instance of the name, connected ones included: a connection
+            // not yet closed when the process exits would leave it behind. Connections go on without the file.
+            File.Delete(path);
+        }
         return ValueTask.CompletedTask;
     }
 }
