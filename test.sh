@@ -2,7 +2,8 @@
 # Runs the IpcBench tests on a fresh Debian/Ubuntu machine: installs and starts what the
 # transports under test need (libzmq5 for zmq-libzmq, a RabbitMQ broker for amqp, Mono with its WCF
 # for the wcf host), the Python modules of the interop tests (gRPC and ZeroMQ clients in another
-# language) and Chromium (report.html is opened in it, headless), then dotnet test.
+# language) and Chromium (report.html is opened in it, headless), then dotnet test, then checks that
+# the tests left nothing behind (tests/leftovers.sh).
 # Needs root (or sudo) for the installs; with everything already there it installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -21,5 +22,20 @@ if ! $sudo rabbitmqctl -q status >/dev/null 2>&1; then
 fi
 timeout 60 $sudo rabbitmqctl -q await_startup --timeout 50
 
+before=$(mktemp)
+trap 'rm -f "$before"' EXIT
+tests/leftovers.sh list >"$before"
+
 echo "== dotnet test"
-exec dotnet test IpcBench.sln --blame-hang-timeout 5m "$@"
+status=0
+dotnet test IpcBench.sln --blame-hang-timeout 5m "$@" || status=$?
+
+echo "== nothing left behind (tests/leftovers.sh: processes, socket and shared-memory files, namespaces, links, containers, queues)"
+if ! left=$(tests/leftovers.sh since "$before"); then
+  echo "the tests left these behind:" >&2
+  echo "$left" >&2
+  [ "$status" -ne 0 ] || status=1
+else
+  echo "nothing left behind"
+fi
+exit "$status"

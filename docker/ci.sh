@@ -2,7 +2,8 @@
 # CI's container check (called by .ci/run; root): installs docker.io, docker-compose and debootstrap; runs docker/run.sh
 # for tcp, uds and mmf with short runs on an engine run.sh starts itself, and checks the merged run folder's transport x
 # isolation table; then on an engine of its own, kills a second run.sh in the middle of a container pair and checks that
-# no container, network, volume, namespace or veth link is left. A few minutes.
+# no container, network, volume, namespace or veth link is left, and stops a pair's server container mid-run: its client
+# must fail within seconds with one line and exit 1. A few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +20,8 @@ fi
 out=$(mktemp -d /tmp/ipcbench-ci-XXXXXX)
 . docker/engine.sh
 run=""
-trap '[ -z "$run" ] || { kill -TERM "$run" 2>/dev/null; wait "$run"; }; engine_stop; rm -rf "$out"' EXIT
+stop_pair() { docker rm -f ipcbench-ci-server ipcbench-ci-client >/dev/null 2>&1; docker network rm ipcbench-ci-stop >/dev/null 2>&1; true; }
+trap '[ -z "$run" ] || { kill -TERM "$run" 2>/dev/null; wait "$run"; }; [ -z "$engine_pid" ] || stop_pair; engine_stop; rm -rf "$out"' EXIT
 fail() { echo "docker/ci.sh: $*" >&2; exit 1; }
 
 echo "== docker/run.sh tcp uds mmf (1 B, 3,000 requests)"
@@ -53,4 +55,25 @@ run=""
 ! ip netns list | grep -q '^ipcbench-' || fail "network namespaces left: $(ip netns list)"
 ! ip -o link | grep -q ': ipcb[0-9a-f]*h' || fail "veth links left: $(ip -o link | grep ipcb)"
 [ -z "$(ls -d /tmp/ipcbench-run-* 2>/dev/null)" ] || fail "work folders left: $(ls -d /tmp/ipcbench-run-*)"
+
+echo "== a pair's server container stopped mid-run: its client fails within seconds, one line, exit 1"
+docker network create --subnet 169.254.78.0/24 ipcbench-ci-stop >/dev/null
+docker run -d --name ipcbench-ci-server --network ipcbench-ci-stop --ip 169.254.78.10 ipcbench \
+  serve --transport tcp --address tcp://169.254.78.10:5000 >/dev/null
+docker run --name ipcbench-ci-client --network ipcbench-ci-stop ipcbench ping --transport tcp \
+  --server tcp://169.254.78.10:5000 --wait-for-server 30s --duration 120s --warmup 0 --no-results >"$out/stopped.out" 2>"$out/stopped.err" &
+client=$!
+for _ in $(seq 120); do grep -q '^READY' <(docker logs ipcbench-ci-server 2>/dev/null) && break; sleep 0.5; done
+sleep 3 # mid-run
+stopped_at=$(date +%s)
+docker stop -t 10 ipcbench-ci-server >/dev/null
+status=0; wait "$client" || status=$?
+took=$(( $(date +%s) - stopped_at ))
+[ "$status" -eq 1 ] || { cat "$out/stopped.err" >&2; fail "the client of a stopped server exited $status, not 1"; }
+[ "$took" -le 15 ] || fail "the client took $took s to notice its server had stopped"
+[ "$(wc -l <"$out/stopped.err")" -eq 1 ] && grep -q '^ipcbench ping: error: ' "$out/stopped.err" \
+  || { cat "$out/stopped.err" >&2; fail "the client's error is not one 'ipcbench ping: error:' line"; }
+echo "client: $(cat "$out/stopped.err") (after $took s)"
+stop_pair
+[ -z "$(docker ps -aq)" ] || fail "containers left: $(docker ps -a)"
 echo "docker/ci.sh: nothing left behind"

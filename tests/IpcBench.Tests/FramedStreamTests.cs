@@ -124,15 +124,6 @@ public class FramedStreamTests
 
     private static byte[] Pattern(int size) => Enumerable.Range(0, size).Select(i => (byte)(i * 7 + size)).ToArray();
 
-    /// <summary>Returns at most <c>chunk</c> bytes per read, like a socket under load.</summary>
-    private sealed class ChunkedStream(byte[] data, int chunk) : MemoryStream(data)
-    {
-        public override int Read(Span<byte> buffer) => base.Read(buffer[..Math.Min(chunk, buffer.Length)]);
-        public override int Read(byte[] buffer, int offset, int count) => base.Read(buffer, offset, Math.Min(chunk, count));
-        public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken ct = default) =>
-            base.ReadAsync(buffer[..Math.Min(chunk, buffer.Length)], ct);
-    }
-
     private sealed class CountingStream : MemoryStream
     {
         public int Writes { get; private set; }

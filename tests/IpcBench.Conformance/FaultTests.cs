@@ -1,0 +1,166 @@
+using System.Diagnostics;
+using IpcBench.Core;
+using IpcBench.Core.Hosting;
+using IpcBench.Core.Measurement;
+
+namespace IpcBench.Conformance;
+
+/// <summary>
+/// Faults in the middle of a run, per transport: the server stopped by SIGTERM, and a client process killed. (A server
+/// killed or frozen: ConformanceTests; the broker's client queue: AmqpTests; the Mono host: WcfTests.)
+/// </summary>
+public class FaultTests
+{
+    [Theory]
+    [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
+    public async Task A_server_stopped_by_SIGTERM_mid_run_fails_its_clients_within_seconds_and_removes_its_files(string transport)
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return; // no SIGTERM to send
+        }
+        var server = await TestServer.StartAsync(transport);
+        try
+        {
+            await using var connection = await server.ConnectAsync(timeout: "2s");
+            var exchange = new Exchange(connection, 64);
+            Assert.True(await exchange.SendAsync(false, default) >= 0);
+
+            using (var term = Process.Start("kill", $"-TERM {server.Process.ProcessId}"))
+            {
+                await term.WaitForExitAsync();
+            }
+            var watch = Stopwatch.StartNew();
+            await Assert.ThrowsAnyAsync<TransportException>(async () =>
+            {
+                while (watch.Elapsed < TimeSpan.FromSeconds(10))
+                {
+                    await exchange.SendAsync(false, default);
+                }
+            });
+            Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}");
+            using var exited = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            Assert.Equal(0, await server.Process.WaitForExitAsync(exited.Token)); // a clean stop, not a crash
+        }
+        finally
+        {
+            await server.DisposeAsync();
+        }
+        foreach (string file in ServerFiles.Of(server.Process.Address))
+        {
+            Assert.False(File.Exists(file), $"{file} is left behind");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
+    public async Task Client_processes_killed_mid_run_leave_the_server_serving_and_holding_no_more_files(string transport)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return; // open files counted in /proc
+        }
+        await using var server = await TestServer.StartAsync(transport);
+        int idle = await SettledOpenFilesAsync(server.Process.ProcessId);
+        // The first killed client may cost a server something once (mmf's next channel); each one after that must cost
+        // nothing that stays.
+        int afterOne = await KillAClientMidRunAsync(server, transport, idle);
+        int afterTwo = await KillAClientMidRunAsync(server, transport, idle);
+        Assert.True(afterTwo <= afterOne, $"the server holds {afterTwo} files, {afterTwo - afterOne} more than after the first killed client ({idle} idle)");
+        Assert.False(server.Process.HasExited);
+    }
+
+    /// <summary>
+    /// Runs 'ipcbench ping' against the server, SIGKILLs it mid-run, checks that the next client is served; returns the
+    /// server's open files once they are back to <paramref name="idle"/>, or after 10 s.
+    /// </summary>
+    private static async Task<int> KillAClientMidRunAsync(TestServer server, string transport, int idle)
+    {
+        using var client = StartPing(server, transport, "--duration", "60s");
+        var stderr = client.StandardError.ReadToEndAsync();
+        _ = client.StandardOutput.ReadToEndAsync();
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(3);
+        while (OpenFiles(server.Process.ProcessId) <= idle && DateTime.UtcNow < deadline) // a broker's client opens nothing on the server
+        {
+            await Task.Delay(50);
+        }
+        await Task.Delay(300); // mid-run
+        if (client.HasExited) // its stderr is awaited only then: it ends when the client does
+        {
+            Assert.Fail($"the client process ended by itself: {await stderr}");
+        }
+        client.Kill(); // SIGKILL: it closes nothing itself
+        await client.WaitForExitAsync();
+
+        // The next client, a process too, so that its connection is closed once it has exited; a server that serves one
+        // client at a time (Mono's WCF host) takes it once it has seen the killed one's connection end.
+        using (var next = StartPing(server, transport, "--count", "50", "--wait-for-server", "20s"))
+        {
+            var nextErrors = next.StandardError.ReadToEndAsync();
+            _ = next.StandardOutput.ReadToEndAsync();
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(40));
+            await next.WaitForExitAsync(timeout.Token);
+            Assert.True(next.ExitCode == 0, $"the next client failed: {await nextErrors}");
+        }
+        return await OpenFilesOnceFreedAsync(server.Process.ProcessId, idle);
+    }
+
+    private static Process StartPing(TestServer server, string transport, params string[] run)
+    {
+        var info = ServerCommand.Resolve().StartInfo();
+        foreach (string arg in new[] { "ping", "--transport", transport, "--server", server.ClientAddress().ToString(), "--warmup", "0", "--no-results" }.Concat(run))
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
+        return Process.Start(info)!;
+    }
+
+    /// <summary>The files open in the server and every process under it once that count has not moved for half a second (10 s at most).</summary>
+    private static async Task<int> SettledOpenFilesAsync(int pid)
+    {
+        int last = OpenFiles(pid);
+        for (int steady = 0, tries = 0; steady < 5 && tries < 100; tries++)
+        {
+            await Task.Delay(100);
+            int now = OpenFiles(pid);
+            steady = now == last ? steady + 1 : 0;
+            last = now;
+        }
+        return last;
+    }
+
+    /// <summary>The open files of the server's processes once they are <paramref name="idle"/> or fewer again (10 s at most).</summary>
+    private static async Task<int> OpenFilesOnceFreedAsync(int pid, int idle)
+    {
+        int now = OpenFiles(pid);
+        for (int tries = 0; now > idle && tries < 100; tries++)
+        {
+            await Task.Delay(100);
+            now = OpenFiles(pid);
+        }
+        return now;
+    }
+
+    /// <summary>
+    /// What a client can cost the server and every process under it: sockets, pipes, event and timer handles, shared memory.
+    /// Not the program's own files: an assembly loaded on a rarely taken path is no leak.
+    /// </summary>
+    private static int OpenFiles(int pid) =>
+        new[] { pid }.Concat(ProcessTree.Descendants(pid)).Sum(p => Directory.Exists($"/proc/{p}/fd")
+            ? Directory.GetFileSystemEntries($"/proc/{p}/fd").Count(fd => LinkTarget(fd) is { } target
+                && (target.StartsWith("socket:") || target.StartsWith("pipe:") || target.StartsWith("anon_inode:") || target.StartsWith("/dev/shm/")))
+            : 0);
+
+    private static string? LinkTarget(string fd)
+    {
+        try
+        {
+            return new FileInfo(fd).LinkTarget;
+        }
+        catch (IOException)
+        {
+            return null; // closed while we looked
+        }
+    }
+}
