@@ -20,7 +20,10 @@ fi
 out=$(mktemp -d /tmp/ipcbench-ci-XXXXXX)
 . docker/engine.sh
 run=""
-stop_pair() { docker rm -f ipcbench-ci-server ipcbench-ci-client >/dev/null 2>&1; docker network rm ipcbench-ci-stop >/dev/null 2>&1; true; }
+stop_pair() { # each may find nothing to remove
+  docker rm -f ipcbench-ci-server ipcbench-ci-client >/dev/null 2>&1 || true
+  docker network rm ipcbench-ci-stop >/dev/null 2>&1 || true
+}
 trap '[ -z "$run" ] || { kill -TERM "$run" 2>/dev/null; wait "$run"; }; [ -z "$engine_pid" ] || stop_pair; engine_stop; rm -rf "$out"' EXIT
 fail() { echo "docker/ci.sh: $*" >&2; exit 1; }
 
