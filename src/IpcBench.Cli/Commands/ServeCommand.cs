@@ -75,6 +75,10 @@ internal static class ServeCommand
         var lost = server.Lost;
         var ended = await Task.WhenAny(parentGone, Task.Delay(Timeout.Infinite, stop.Token), lost);
         await stop.CancelAsync();
-        return ended == lost ? throw new TransportException($"the {transport.Name} server stopped serving: {await lost}") : ExitCodes.Success;
+        if (ended == lost)
+        {
+            throw new TransportException($"the {transport.Name} server stopped serving: {await lost}");
+        }
+        return ExitCodes.Success;
     }
 }

@@ -130,11 +130,11 @@ public sealed class ServerProcess : IAsyncDisposable
         _process.StandardInput.Flush();
     }
 
-    /// <summary>Waits for the program to exit on its own; returns its exit code.</summary>
+    /// <summary>Waits for the program to exit; returns its exit code, also when it was disposed meanwhile (the wcf server waits so).</summary>
     public async Task<int> WaitForExitAsync(CancellationToken ct)
     {
         await _process.WaitForExitAsync(ct).ConfigureAwait(false);
-        return _process.ExitCode;
+        return ExitCodeIfExited() ?? -1;
     }
 
     private void OnStdout(string? line)
