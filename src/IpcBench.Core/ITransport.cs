@@ -74,6 +74,9 @@ public interface IServer : IAsyncDisposable
     /// </summary>
     Task<string> Lost => Never;
 
+    /// <summary>How long a stopping server waits for its sessions, threads or host to end before it warns and goes on.</summary>
+    public static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
+
     private static readonly Task<string> Never = new TaskCompletionSource<string>().Task;
 }
 

@@ -8,12 +8,12 @@ namespace IpcBench.Transports.Grpc;
 
 /// <summary>
 /// The Echo service of Protos/echo.proto, on the base class Grpc.Tools generates: each request's payload
-/// goes through the server's request handler. Grpc.AspNetCore makes one instance per call.
+/// goes through the server's request handler (one, shared by every call). Grpc.AspNetCore makes one instance per call.
 /// </summary>
-internal sealed class EchoService(EchoService.Handler handler, IHostApplicationLifetime lifetime) : Echo.EchoBase
+internal sealed class EchoService(RequestHandler handler, IHostApplicationLifetime lifetime) : Echo.EchoBase
 {
     public override Task<EchoMessage> Call(EchoMessage request, ServerCallContext context) =>
-        Task.FromResult(handler.Answer(request));
+        Task.FromResult(Answer(request));
 
     public override async Task Stream(IAsyncStreamReader<EchoMessage> requests, IServerStreamWriter<EchoMessage> replies, ServerCallContext context)
     {
@@ -23,7 +23,7 @@ internal sealed class EchoService(EchoService.Handler handler, IHostApplicationL
         {
             while (await requests.MoveNext(call.Token).ConfigureAwait(false))
             {
-                await replies.WriteAsync(handler.Answer(requests.Current), call.Token).ConfigureAwait(false);
+                await replies.WriteAsync(Answer(requests.Current), call.Token).ConfigureAwait(false);
             }
         }
         catch (OperationCanceledException) when (lifetime.ApplicationStopping.IsCancellationRequested)
@@ -32,21 +32,17 @@ internal sealed class EchoService(EchoService.Handler handler, IHostApplicationL
         }
     }
 
-    /// <summary>The server's <see cref="RequestHandler"/>, shared by every call.</summary>
-    internal sealed class Handler(RequestHandler handler)
+    private EchoMessage Answer(EchoMessage request)
     {
-        public EchoMessage Answer(EchoMessage request)
+        try
         {
-            try
-            {
-                // The reply array is the message's own from here on: wrapped, not copied.
-                return new EchoMessage { Payload = UnsafeByteOperations.UnsafeWrap(handler.ReplyArray(request.Payload.Span)) };
-            }
-            catch (TransportException e)
-            {
-                // A request the handler refuses fails that call alone, with a status any gRPC client understands.
-                throw new RpcException(new Status(e is FrameTooLargeException ? StatusCode.ResourceExhausted : StatusCode.InvalidArgument, e.Message));
-            }
+            // The reply array is the message's own from here on: wrapped, not copied.
+            return new EchoMessage { Payload = UnsafeByteOperations.UnsafeWrap(handler.ReplyArray(request.Payload.Span)) };
+        }
+        catch (TransportException e)
+        {
+            // A request the handler refuses fails that call alone, with a status any gRPC client understands.
+            throw new RpcException(new Status(e is FrameTooLargeException ? StatusCode.ResourceExhausted : StatusCode.InvalidArgument, e.Message));
         }
     }
 }

@@ -5,7 +5,7 @@ using Ipcbench;
 
 namespace IpcBench.Transports.Grpc;
 
-/// <summary>What the unary and the streaming connection do alike: wrap a request, copy a reply out, name a failure.</summary>
+/// <summary>What the unary and the streaming connection do alike: wrap a request, name a failure.</summary>
 internal static class GrpcMessages
 {
     /// <summary>
@@ -16,17 +16,6 @@ internal static class GrpcMessages
         payload.Length > maxPayload
             ? throw new FrameTooLargeException(payload.Length, maxPayload)
             : new EchoMessage { Payload = UnsafeByteOperations.UnsafeWrap(payload) };
-
-    public static int CopyReply(EchoMessage answer, Memory<byte> reply)
-    {
-        var payload = answer.Payload.Span;
-        if (payload.Length > reply.Length)
-        {
-            throw new FrameTooLargeException(payload.Length, reply.Length);
-        }
-        payload.CopyTo(reply.Span);
-        return payload.Length;
-    }
 
     public static TransportException Failure(RpcException e, string peer, TimeSpan timeout) => e.StatusCode switch
     {

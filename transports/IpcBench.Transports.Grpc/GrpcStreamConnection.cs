@@ -49,7 +49,7 @@ internal sealed class GrpcStreamConnection : IProbedConnection
             {
                 throw new TransportException($"{_peer} ended the stream");
             }
-            length = GrpcMessages.CopyReply(_call.ResponseStream.Current, reply);
+            length = FrameTooLargeException.CopyReply(_call.ResponseStream.Current.Payload.Span, reply.Span);
         }
         catch (Exception e)
         {

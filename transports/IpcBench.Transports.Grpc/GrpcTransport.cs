@@ -6,9 +6,11 @@ using IpcBench.Core.Options;
 using IpcBench.Core.Security;
 using IpcBench.Transports.Kestrel;
 using IpcBench.Transports.Pipes;
-using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Https;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IpcBench.Transports.Grpc;
 
@@ -100,23 +102,23 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
         {
             case GrpcOver.Tcp when secure:
                 var certificate = Tls.CreateCertificate();
-                return await GrpcServer.StartAsync(options => options.Listen(KestrelHost.TcpEndpoint(address), listen =>
+                return await ServeAsync(options => options.Listen(KestrelHost.TcpEndpoint(address), listen =>
                     {
                         Http2Only(listen);
                         listen.UseHttps(new HttpsConnectionAdapterOptions { ServerCertificate = certificate, SslProtocols = Tls.Protocols });
                     }),
-                    bound => Tls.WithPin(new Uri($"{Name}://{new Uri(bound).Authority}"), certificate), handler, MaxMessage,
+                    bound => Tls.WithPin(KestrelHost.TcpAddress(Name)(bound), certificate), handler,
                     certificate.Dispose, ct).ConfigureAwait(false);
 
             case GrpcOver.Tcp:
                 var endpoint = KestrelHost.TcpEndpoint(address);
-                return await GrpcServer.StartAsync(options => options.Listen(endpoint, Http2Only),
-                    bound => new Uri($"{Name}://{new Uri(bound).Authority}"), handler, MaxMessage, () => { }, ct).ConfigureAwait(false);
+                return await ServeAsync(options => options.Listen(endpoint, Http2Only),
+                    KestrelHost.TcpAddress(Name), handler, () => { }, ct).ConfigureAwait(false);
 
             case GrpcOver.NamedPipe:
                 string pipe = await PipeEndpoint.ClaimNameAsync(AddressQuery.WithoutQuery(address), ct).ConfigureAwait(false);
-                return await GrpcServer.StartAsync(options => options.ListenNamedPipe(pipe, Http2Only),
-                    _ => new Uri($"{Name}://{pipe}"), handler, MaxMessage, () => { }, ct).ConfigureAwait(false);
+                return await ServeAsync(options => options.ListenNamedPipe(pipe, Http2Only),
+                    _ => new Uri($"{Name}://{pipe}"), handler, () => { }, ct).ConfigureAwait(false);
 
             default:
                 string path = PrivateDirectory.Resolve(PathAddress.ToPath(address), out string? ownDirectory);
@@ -129,11 +131,11 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
                     PrivateDirectory.Remove(ownDirectory);
                     throw;
                 }
-                return await GrpcServer.StartAsync(options => options.ListenUnixSocket(path, Http2Only),
-                    _ => PathAddress.ToUri(Name, path), handler, MaxMessage,
+                return await ServeAsync(options => options.ListenUnixSocket(path, Http2Only),
+                    _ => PathAddress.ToUri(Name, path), handler,
                     () =>
                     {
-                        File.Delete(path);
+                        PrivateDirectory.TryDeleteFile(path);
                         PrivateDirectory.Remove(ownDirectory);
                     }, ct).ConfigureAwait(false);
         }
@@ -185,6 +187,22 @@ public sealed class GrpcTransport(GrpcOver over, GrpcCalls calls = GrpcCalls.Una
     }
 
     private static void Http2Only(ListenOptions listen) => listen.Protocols = HttpProtocols.Http2;
+
+    /// <summary>
+    /// Grpc.AspNetCore serving <see cref="EchoService"/> on Kestrel over HTTP/2, inside the 'ipcbench serve' process.
+    /// </summary>
+    /// <param name="listen">Adds the one Kestrel endpoint (HTTP/2 only).</param>
+    private static async Task<IServer> ServeAsync(Action<KestrelServerOptions> listen, Func<string, Uri> address,
+        RequestHandler handler, Action cleanup, CancellationToken ct) =>
+        await KestrelHost.StartAsync(
+            listen,
+            services =>
+            {
+                services.AddSingleton(handler);
+                services.AddGrpc(o => o.MaxReceiveMessageSize = o.MaxSendMessageSize = MaxMessage);
+            },
+            app => app.MapGrpcService<EchoService>(),
+            address, cleanup, ct).ConfigureAwait(false);
 
     /// <summary>How the client opens its connection when it is not TCP: the ConnectCallback's stream. Null for TCP.</summary>
     private Func<CancellationToken, ValueTask<Stream>>? LocalStream(Uri address)

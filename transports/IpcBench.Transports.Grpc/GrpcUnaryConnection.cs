@@ -21,7 +21,8 @@ internal sealed class GrpcUnaryConnection(GrpcChannel channel, string peer, int 
         try
         {
             using var call = _client.CallAsync(message, deadline: DateTime.UtcNow + ReplyTimeout, cancellationToken: ct);
-            return GrpcMessages.CopyReply(await call.ResponseAsync.ConfigureAwait(false), reply);
+            var answer = await call.ResponseAsync.ConfigureAwait(false);
+            return FrameTooLargeException.CopyReply(answer.Payload.Span, reply.Span);
         }
         catch (OperationCanceledException) when (!ct.IsCancellationRequested)
         {

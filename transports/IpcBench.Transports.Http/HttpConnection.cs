@@ -38,10 +38,7 @@ internal sealed class HttpConnection : IProbedConnection
 
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
-        if (request.Length > HttpTransport.MaxPayload)
-        {
-            throw new FrameTooLargeException(request.Length, HttpTransport.MaxPayload);
-        }
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, HttpTransport.MaxPayload);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
         deadline.CancelAfter(ReplyTimeout);
         using var message = new HttpRequestMessage(HttpMethod.Post, _echo)

@@ -41,7 +41,7 @@ public sealed class HttpTransport(bool http2) : ITransport
     {
         EndpointOptions.Parse(address, this);
         var endpoint = KestrelHost.TcpEndpoint(address);
-        var host = await KestrelHost.StartAsync(
+        return await KestrelHost.StartAsync(
             options =>
             {
                 options.Limits.MaxRequestBodySize = MaxPayload;
@@ -49,8 +49,7 @@ public sealed class HttpTransport(bool http2) : ITransport
             },
             _ => { },
             app => app.MapPost(EchoEndpoint.Path, context => EchoEndpoint.HandleAsync(context, handler)),
-            () => { }, ct).ConfigureAwait(false);
-        return new HttpServer(host, new Uri($"{Name}://{new Uri(host.BoundAddress).Authority}"));
+            KestrelHost.TcpAddress(Name), () => { }, ct).ConfigureAwait(false);
     }
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
@@ -61,12 +60,5 @@ public sealed class HttpTransport(bool http2) : ITransport
         // HttpClient connects on the first request: one request shows that a server is there.
         await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, options.RequestTimeout, ct).ConfigureAwait(false);
         return connection;
-    }
-
-    private sealed class HttpServer(KestrelHost host, Uri address) : IServer
-    {
-        public Uri Address => address;
-
-        public ValueTask DisposeAsync() => host.DisposeAsync();
     }
 }

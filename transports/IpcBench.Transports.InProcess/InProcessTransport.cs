@@ -58,14 +58,6 @@ public sealed class InProcessTransport(bool copy) : ITransport
                 $"could not connect to {peer}: no such server in this process ({Name} is not IPC: its server runs in the client's own process)");
     }
 
-    private static void CheckSize(int requestLength)
-    {
-        if (requestLength > MaxPayload)
-        {
-            throw new FrameTooLargeException(requestLength, MaxPayload);
-        }
-    }
-
     private sealed class Server(Uri address) : IServer
     {
         public Uri Address => address;
@@ -81,7 +73,7 @@ public sealed class InProcessTransport(bool copy) : ITransport
     {
         public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
         {
-            CheckSize(request.Length);
+            FrameTooLargeException.ThrowIfTooLarge(request.Length, MaxPayload);
             try
             {
                 return ValueTask.FromResult(handler(request.Span, reply.Span));
@@ -104,18 +96,13 @@ public sealed class InProcessTransport(bool copy) : ITransport
 
         public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
         {
-            CheckSize(request.Length);
+            FrameTooLargeException.ThrowIfTooLarge(request.Length, MaxPayload);
             int capacity = handler.ReplyCapacity(request.Length);
             byte[] inbound = Fit(ref _inbound, request.Length);
             byte[] outbound = Fit(ref _outbound, capacity);
             request.Span.CopyTo(inbound);
             int length = handler(inbound.AsSpan(0, request.Length), outbound.AsSpan(0, capacity));
-            if (length > reply.Length)
-            {
-                throw new FrameTooLargeException(length, reply.Length);
-            }
-            outbound.AsSpan(0, length).CopyTo(reply.Span);
-            return ValueTask.FromResult(length);
+            return ValueTask.FromResult(FrameTooLargeException.CopyReply(outbound.AsSpan(0, length), reply.Span));
         }
 
         private static byte[] Fit(ref byte[]? buffer, int length) =>

@@ -13,10 +13,7 @@ internal sealed class JsonRpcConnection(StreamJsonRpc.JsonRpc rpc, string peer, 
 {
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
-        if (request.Length > maxMessage)
-        {
-            throw new FrameTooLargeException(request.Length, maxMessage);
-        }
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, maxMessage);
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(ct);
         var call = rpc.InvokeWithCancellationAsync<byte[]>(EchoTarget.Method, [request.ToArray()], cancel.Token);
         byte[] answer;
@@ -40,12 +37,7 @@ internal sealed class JsonRpcConnection(StreamJsonRpc.JsonRpc rpc, string peer, 
         {
             throw new TransportException($"connection to {peer} lost: {e.Message}", e);
         }
-        if (answer.Length > reply.Length)
-        {
-            throw new FrameTooLargeException(answer.Length, reply.Length);
-        }
-        answer.CopyTo(reply.Span);
-        return answer.Length;
+        return FrameTooLargeException.CopyReply(answer, reply.Span);
     }
 
     public ValueTask DisposeAsync()

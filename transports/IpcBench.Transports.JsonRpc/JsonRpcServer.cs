@@ -12,8 +12,6 @@ namespace IpcBench.Transports.JsonRpc;
 /// </summary>
 internal sealed class JsonRpcServer : IServer
 {
-    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
-
     private readonly IStreamListener _listener;
     private readonly Func<Stream, IJsonRpcMessageHandler> _handler;
     private readonly EchoTarget _target;
@@ -55,9 +53,9 @@ internal sealed class JsonRpcServer : IServer
         {
             rpc.Dispose();
         }
-        if (await Task.WhenAny(_acceptLoop, Task.Delay(StopTimeout)).ConfigureAwait(false) != _acceptLoop)
+        if (await Task.WhenAny(_acceptLoop, Task.Delay(IServer.StopTimeout)).ConfigureAwait(false) != _acceptLoop)
         {
-            Log.Warn($"jsonrpc server {Address}: its accept loop did not stop within {StopTimeout.TotalSeconds:0} s");
+            Log.Warn($"jsonrpc server {Address}: its accept loop did not stop within {IServer.StopTimeout.TotalSeconds:0} s");
         }
     }
 }

@@ -15,19 +15,19 @@ namespace IpcBench.Transports.Kestrel;
 /// server half of the transports that ride on HTTP (gRPC, SignalR). Logging is off because stdout
 /// carries only the READY line.
 /// </summary>
-public sealed class KestrelHost : IAsyncDisposable
+public sealed class KestrelHost : IServer
 {
-    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
-
     private readonly WebApplication _app;
     private readonly Action _cleanup;
 
-    private KestrelHost(WebApplication app, string boundAddress, Action cleanup)
+    private KestrelHost(WebApplication app, Uri address, Action cleanup)
     {
         _app = app;
         _cleanup = cleanup;
-        BoundAddress = boundAddress;
+        Address = address;
     }
+
+    public Uri Address { get; }
 
     /// <summary>
     /// The IP endpoint a server address (<c>scheme://host:port</c>) asks Kestrel to bind: an IP
@@ -42,15 +42,18 @@ public sealed class KestrelHost : IAsyncDisposable
             : throw new ArgumentException($"a server binds an IP address (such as 127.0.0.1 or 0.0.0.0), not '{address.Host}'");
     }
 
-    /// <summary>The address Kestrel bound, as it reports it (e.g. "http://127.0.0.1:40123" or "http://unix:/path").</summary>
-    public string BoundAddress { get; }
+    /// <summary>The TCP address Kestrel bound (its host and port) under the transport's scheme.</summary>
+    public static Func<string, Uri> TcpAddress(string scheme) => bound => new Uri($"{scheme}://{new Uri(bound).Authority}");
 
     /// <param name="listen">Adds the one Kestrel endpoint and sets its limits.</param>
     /// <param name="services">Adds the services the endpoint needs.</param>
     /// <param name="map">Maps the endpoint (and any middleware it needs) on the built app.</param>
+    /// <param name="address">
+    /// The address clients use, from the one Kestrel bound as it reports it ("http://127.0.0.1:40123", "http://unix:/path").
+    /// </param>
     /// <param name="cleanup">Runs once the server has stopped, or when it could not start (socket files, directories).</param>
     public static async Task<KestrelHost> StartAsync(Action<KestrelServerOptions> listen, Action<IServiceCollection> services,
-        Action<WebApplication> map, Action cleanup, CancellationToken ct)
+        Action<WebApplication> map, Func<string, Uri> address, Action cleanup, CancellationToken ct)
     {
         var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
         builder.Logging.ClearProviders();
@@ -69,12 +72,12 @@ public sealed class KestrelHost : IAsyncDisposable
             throw new TransportException($"cannot listen: {e.Message}", e);
         }
         string bound = app.Services.GetRequiredService<KestrelServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
-        return new KestrelHost(app, bound, cleanup);
+        return new KestrelHost(app, address(bound), cleanup);
     }
 
     public async ValueTask DisposeAsync()
     {
-        using var timeout = new CancellationTokenSource(StopTimeout);
+        using var timeout = new CancellationTokenSource(IServer.StopTimeout);
         await _app.StopAsync(timeout.Token).ConfigureAwait(false);
         await _app.DisposeAsync().ConfigureAwait(false);
         _cleanup();

@@ -45,7 +45,7 @@ internal sealed class AmqpConnection : IProbedConnection
             ReplyTo = DirectReplyTo,
             DeliveryMode = persistent ? DeliveryModes.Persistent : DeliveryModes.Transient,
         };
-        _deadline = new RequestDeadline(timeout, () => Fail(TransportErrors.NoReply(_peer, _timeout)));
+        _deadline = new RequestDeadline(timeout, () => _signal.Fail(TransportErrors.NoReply(_peer, _timeout)));
     }
 
     public static async Task<AmqpConnection> OpenAsync(RabbitConnection connection, string queue, string peer,
@@ -69,10 +69,7 @@ internal sealed class AmqpConnection : IProbedConnection
         {
             throw new TransportException($"{_peer}: {_broken}");
         }
-        if (request.Length > MaxMessage)
-        {
-            throw new FrameTooLargeException(request.Length, MaxMessage);
-        }
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, MaxMessage);
         string id = Id(++_sequence);
         _reply = reply;
         _expected = id;
@@ -124,7 +121,7 @@ internal sealed class AmqpConnection : IProbedConnection
         }
         if (delivery.Body.Length > _reply.Length)
         {
-            Fail(new FrameTooLargeException(delivery.Body.Length, _reply.Length));
+            _signal.Fail(new FrameTooLargeException(delivery.Body.Length, _reply.Length));
             return Task.CompletedTask;
         }
         delivery.Body.Span.CopyTo(_reply.Span);
@@ -134,17 +131,15 @@ internal sealed class AmqpConnection : IProbedConnection
 
     private Task OnReturnAsync(object sender, BasicReturnEventArgs returned)
     {
-        Fail(new TransportException($"the broker returned the request: {returned.ReplyText} (is the server still running?)"));
+        _signal.Fail(new TransportException($"the broker returned the request: {returned.ReplyText} (is the server still running?)"));
         return Task.CompletedTask;
     }
 
     private Task OnShutdownAsync(object sender, ShutdownEventArgs e)
     {
-        Fail(new TransportException($"lost the broker connection to {_peer}: {e.ReplyText}"));
+        _signal.Fail(new TransportException($"lost the broker connection to {_peer}: {e.ReplyText}"));
         return Task.CompletedTask;
     }
-
-    private void Fail(Exception error) => _signal.Fail(error);
 
     public async ValueTask DisposeAsync()
     {

@@ -10,8 +10,6 @@ namespace IpcBench.Transports.SharedMemory;
 /// </summary>
 internal sealed class MmfServer : IServer, IPeer
 {
-    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
-
     private readonly SharedChannel _channel;
     private readonly RequestHandler _handler;
     private readonly WaitMode _wait;
@@ -135,14 +133,14 @@ internal sealed class MmfServer : IServer, IPeer
         _channel.Attach.Poke();
         _channel.Requests.Poke();
         _channel.Replies.Poke(); // a client waiting for a reply sees "stopped" at once
-        if (_thread.Join(StopTimeout))
+        if (_thread.Join(IServer.StopTimeout))
         {
             _channel.Dispose();
         }
         else
         {
             // Unmapping the channel under a thread that still reads it would crash the process: leave it mapped.
-            Log.Warn($"mmf server {Address}: its thread did not stop within {StopTimeout.TotalSeconds:0} s");
+            Log.Warn($"mmf server {Address}: its thread did not stop within {IServer.StopTimeout.TotalSeconds:0} s");
         }
         _removeFiles();
         return ValueTask.CompletedTask;

@@ -1,4 +1,5 @@
 using IpcBench.Core;
+using IpcBench.Core.Hosting;
 
 namespace IpcBench.Transports.SharedMemory;
 
@@ -42,7 +43,7 @@ internal sealed class MmfServerGroup : IServer
         string path = ChannelPath(_path, index);
         MmfTransport.RemoveIfStale(path);
         var channel = SharedChannel.Create(path, _capacity);
-        _servers.Add(new MmfServer(channel, Address, _handler, _wait, () => MmfTransport.TryDelete(path), () => OnAttached(index)));
+        _servers.Add(new MmfServer(channel, Address, _handler, _wait, () => PrivateDirectory.TryDeleteFile(path), () => OnAttached(index)));
     }
 
     private void OnAttached(int index)

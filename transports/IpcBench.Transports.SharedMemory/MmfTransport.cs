@@ -164,16 +164,4 @@ public sealed class MmfTransport : ITransport
         }
         File.Delete(path);
     }
-
-    internal static void TryDelete(string path)
-    {
-        try
-        {
-            File.Delete(path);
-        }
-        catch (IOException e)
-        {
-            Log.Warn($"could not remove {path}: {e.Message}");
-        }
-    }
 }

@@ -3,23 +3,20 @@ using Microsoft.AspNetCore.SignalR;
 
 namespace IpcBench.Transports.SignalR;
 
-/// <summary>The hub every IpcBench SignalR client calls: <c>Echo(byte[]) → byte[]</c> runs the server's request handler.</summary>
-internal sealed class EchoHub(HubRequestHandler handler) : Hub
+/// <summary>
+/// The hub every IpcBench SignalR client calls: <c>Echo(byte[]) → byte[]</c> runs the server's request handler
+/// (one, shared by every hub instance: SignalR makes one per call).
+/// </summary>
+internal sealed class EchoHub(RequestHandler handler) : Hub
 {
     public const string Path = "/echo";
     public const string Method = nameof(Echo);
 
-    public byte[] Echo(byte[] payload) => handler.Answer(payload);
-}
-
-/// <summary>The server's <see cref="RequestHandler"/>, shared by every hub instance (SignalR makes one per call).</summary>
-internal sealed class HubRequestHandler(RequestHandler handler)
-{
-    public byte[] Answer(byte[] request)
+    public byte[] Echo(byte[] payload)
     {
         try
         {
-            return handler.ReplyArray(request);
+            return handler.ReplyArray(payload);
         }
         catch (TransportException e)
         {

@@ -46,10 +46,7 @@ internal sealed class SignalRConnection : IConnection
 
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
-        if (request.Length > _maxMessage)
-        {
-            throw new FrameTooLargeException(request.Length, _maxMessage);
-        }
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, _maxMessage);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
         deadline.CancelAfter(_timeout);
         byte[] answer;
@@ -70,12 +67,7 @@ internal sealed class SignalRConnection : IConnection
             // A closed connection fails pending and new invocations (OperationCanceledException, InvalidOperationException, IOException).
             throw new TransportException($"connection to {_peer} lost: {e.Message}", e);
         }
-        if (answer.Length > reply.Length)
-        {
-            throw new FrameTooLargeException(answer.Length, reply.Length);
-        }
-        answer.CopyTo(reply.Span);
-        return answer.Length;
+        return FrameTooLargeException.CopyReply(answer, reply.Span);
     }
 
     public ValueTask DisposeAsync() => _hub.DisposeAsync();

@@ -1,7 +1,9 @@
 using IpcBench.Core;
 using IpcBench.Core.Options;
 using IpcBench.Transports.Kestrel;
+using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http.Connections;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.SignalR.Client;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -51,10 +53,32 @@ public sealed class SignalRTransport : ITransport
 
     public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
+    /// <summary>
+    /// Kestrel serving <see cref="EchoHub"/> over WebSockets (HTTP/1.1 upgrade). It speaks both hub protocols,
+    /// JSON and MessagePack; each client picks one in its handshake.
+    /// </summary>
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
         EndpointOptions.Parse(address, this);
-        return await SignalRServer.StartAsync(Name, KestrelHost.TcpEndpoint(address), handler, MaxEncoded, ct).ConfigureAwait(false);
+        var endpoint = KestrelHost.TcpEndpoint(address);
+        return await KestrelHost.StartAsync(
+            options => options.Listen(endpoint, l => l.Protocols = HttpProtocols.Http1),
+            services =>
+            {
+                services.AddSingleton(handler);
+                services.AddSignalR(o => o.MaximumReceiveMessageSize = MaxEncoded).AddMessagePackProtocol(); // JSON comes with it
+            },
+            app =>
+            {
+                app.UseWebSockets();
+                app.MapHub<EchoHub>(EchoHub.Path, o =>
+                {
+                    o.Transports = HttpTransportType.WebSockets;
+                    // Back-pressure thresholds, not limits: a whole message fits before either side pauses.
+                    o.TransportMaxBufferSize = o.ApplicationMaxBufferSize = MaxEncoded;
+                });
+            },
+            KestrelHost.TcpAddress(Name), () => { }, ct).ConfigureAwait(false);
     }
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)

@@ -99,10 +99,7 @@ internal sealed class UdpConnection : IConnection
     /// <summary>Writes the next request datagram into the send buffer and returns its length.</summary>
     private int Prepare(ReadOnlySpan<byte> request)
     {
-        if (request.Length > UdpTransport.MaxPayload)
-        {
-            throw new FrameTooLargeException(request.Length, UdpTransport.MaxPayload);
-        }
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, UdpTransport.MaxPayload);
         Datagram.WriteSequence(_send, ++_sequence);
         request.CopyTo(_send.AsSpan(Datagram.HeaderSize));
         return Datagram.HeaderSize + request.Length;
@@ -116,12 +113,7 @@ internal sealed class UdpConnection : IConnection
             return -1; // the late answer to a request that already timed out
         }
         var payload = _receive.AsSpan(Datagram.HeaderSize, received - Datagram.HeaderSize);
-        if (payload.Length > reply.Length)
-        {
-            throw new FrameTooLargeException(payload.Length, reply.Length);
-        }
-        payload.CopyTo(reply);
-        return payload.Length;
+        return FrameTooLargeException.CopyReply(payload, reply);
     }
 
     public ValueTask DisposeAsync()

@@ -55,7 +55,7 @@ public sealed class UdsTransport : StreamTransport
         }
         return new SocketListener(socket, PathAddress.ToUri(Name, path), options.Io, static _ => { }, () =>
         {
-            TryDelete(path);
+            PrivateDirectory.TryDeleteFile(path);
             PrivateDirectory.Remove(ownDirectory);
         });
     }
@@ -82,18 +82,6 @@ public sealed class UdsTransport : StreamTransport
         if (Encoding.UTF8.GetByteCount(path) > MaxPathBytes)
         {
             throw new ArgumentException($"socket path is longer than {MaxPathBytes} bytes, the OS limit: {path}");
-        }
-    }
-
-    private static void TryDelete(string path)
-    {
-        try
-        {
-            File.Delete(path);
-        }
-        catch (IOException e)
-        {
-            Log.Warn($"could not remove {path}: {e.Message}");
         }
     }
 }

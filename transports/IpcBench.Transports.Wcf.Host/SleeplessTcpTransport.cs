@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using System.Reflection;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using System.Threading;
 using System.Threading.Tasks;
 
 namespace IpcBench.Transports.Wcf.Host
@@ -198,20 +199,13 @@ namespace IpcBench.Transports.Wcf.Host
         {
             public static IAsyncResult Begin<T>(Func<T> work, AsyncCallback callback, object state)
             {
-                var completion = new TaskCompletionSource<T>(state);
-                Task.Run(work).ContinueWith(task =>
+                // The task is the IAsyncResult: its AsyncState is the caller's state.
+                var task = Task.Factory.StartNew(_ => work(), state, CancellationToken.None, TaskCreationOptions.DenyChildAttach, TaskScheduler.Default);
+                if (callback != null)
                 {
-                    if (task.IsFaulted)
-                    {
-                        completion.SetException(task.Exception.InnerExceptions);
-                    }
-                    else
-                    {
-                        completion.SetResult(task.Result);
-                    }
-                    callback?.Invoke(completion.Task);
-                }, TaskScheduler.Default);
-                return completion.Task;
+                    task.ContinueWith(done => callback(done), TaskScheduler.Default);
+                }
+                return task;
             }
 
             public static T End<T>(IAsyncResult result) => ((Task<T>)result).GetAwaiter().GetResult();

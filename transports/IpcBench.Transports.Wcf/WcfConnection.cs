@@ -75,10 +75,7 @@ internal sealed class WcfConnection : IConnection
 
     public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
-        if (request.Length > _maxMessage)
-        {
-            throw new FrameTooLargeException(request.Length, _maxMessage);
-        }
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, _maxMessage);
         byte[] answer;
         try
         {
@@ -92,12 +89,7 @@ internal sealed class WcfConnection : IConnection
         {
             throw new TransportException($"call to {_peer} failed: {e.Message}", e);
         }
-        if (answer.Length > reply.Length)
-        {
-            throw new FrameTooLargeException(answer.Length, reply.Length);
-        }
-        answer.CopyTo(reply.Span);
-        return ValueTask.FromResult(answer.Length);
+        return ValueTask.FromResult(FrameTooLargeException.CopyReply(answer, reply.Span));
     }
 
     public ValueTask DisposeAsync()

@@ -1,6 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
-
 namespace IpcBench.Transports.Wcf;
 
 /// <summary>IpcBench's wcf addresses: <c>wcf://HOST:PORT</c> is the service at net.tcp://HOST:PORT/ipcbench/echo.</summary>
@@ -10,7 +7,4 @@ internal static class WcfEndpoint
         address.Port <= 0 || address.AbsolutePath.Length > 1
             ? throw new ArgumentException($"{address} is not a wcf address: write wcf://HOST:PORT")
             : new Uri($"net.tcp://{address.Authority}{Contract.Path}");
-
-    public static string Authority(IPAddress ip, int port) =>
-        ip.AddressFamily == AddressFamily.InterNetworkV6 ? $"[{ip}]:{port}" : $"{ip}:{port}";
 }

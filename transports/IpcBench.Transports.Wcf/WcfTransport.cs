@@ -77,7 +77,7 @@ public sealed class WcfTransport : ITransport
         info.ArgumentList.Add(ip.ToString());
         info.ArgumentList.Add(port.ToString(System.Globalization.CultureInfo.InvariantCulture));
         var host = await ServerProcess.StartAsync(info, "the wcf host", Log.Warn, ct: ct).ConfigureAwait(false);
-        return new WcfServer(host, new Uri($"wcf://{WcfEndpoint.Authority(ip, port)}"));
+        return new WcfServer(host, new Uri($"wcf://{new IPEndPoint(ip, port)}")); // an IPv6 address in brackets
     }
 
     public ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)

@@ -35,10 +35,7 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
     public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
-        if (request.Length > _maxMessage)
-        {
-            throw new FrameTooLargeException(request.Length, _maxMessage); // the server would drop us for it
-        }
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, _maxMessage); // the server would drop us for it
         fixed (byte* r = request.Span)
         {
             if (LibZmq.Send(_socket, r, (nuint)request.Length, 0) < 0)
@@ -55,12 +52,8 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
             {
                 throw Failure("receive");
             }
-            if (length > reply.Length)
-            {
-                throw new FrameTooLargeException(length, reply.Length);
-            }
-            new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length).CopyTo(reply.Span);
-            return new ValueTask<int>(length);
+            var answer = new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length);
+            return new ValueTask<int>(FrameTooLargeException.CopyReply(answer, reply.Span));
         }
         finally
         {

@@ -9,8 +9,6 @@ namespace IpcBench.Transports.ZeroMQ;
 /// </summary>
 internal sealed unsafe class LibZmqServer : IServer
 {
-    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
-
     private readonly ZmqContextHandle _context;
     private readonly ZmqSocketHandle _socket;
     private readonly RequestHandler _handler;
@@ -107,9 +105,9 @@ internal sealed unsafe class LibZmqServer : IServer
         }
         _stopping = true;
         LibZmq.ContextShutdown(_context);
-        if (!_thread.Join(StopTimeout))
+        if (!_thread.Join(IServer.StopTimeout))
         {
-            Log.Warn($"zmq server {Address}: its thread did not stop within {StopTimeout.TotalSeconds:0} s");
+            Log.Warn($"zmq server {Address}: its thread did not stop within {IServer.StopTimeout.TotalSeconds:0} s");
         }
         _context.Dispose(); // terminates once the socket is closed (ZmqSocketHandle holds it till then)
         return ValueTask.CompletedTask;

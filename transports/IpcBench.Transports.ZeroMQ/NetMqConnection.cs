@@ -20,10 +20,7 @@ internal sealed class NetMqConnection(RequestSocket socket, Uri peer, int maxMes
     public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
-        if (request.Length > maxMessage)
-        {
-            throw new FrameTooLargeException(request.Length, maxMessage); // the server would drop us for it
-        }
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, maxMessage); // the server would drop us for it
         var message = new Msg();
         message.InitPool(request.Length);
         request.Span.CopyTo(message.Slice());
@@ -41,12 +38,7 @@ internal sealed class NetMqConnection(RequestSocket socket, Uri peer, int maxMes
                 throw TransportErrors.NoReply(_peer, ReplyTimeout);
             }
             var payload = _reply.Slice();
-            if (payload.Length > reply.Length)
-            {
-                throw new FrameTooLargeException(payload.Length, reply.Length);
-            }
-            payload.CopyTo(reply.Span);
-            return new ValueTask<int>(payload.Length);
+            return new ValueTask<int>(FrameTooLargeException.CopyReply(payload, reply.Span));
         }
         finally
         {

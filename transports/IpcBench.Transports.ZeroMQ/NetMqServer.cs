@@ -12,7 +12,6 @@ namespace IpcBench.Transports.ZeroMQ;
 internal sealed class NetMqServer : IServer
 {
     private static readonly TimeSpan StopCheck = TimeSpan.FromMilliseconds(100);
-    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
     private static readonly TimeSpan SendTimeout = TimeSpan.FromSeconds(5);
 
     private readonly ResponseSocket _socket;
@@ -93,9 +92,9 @@ internal sealed class NetMqServer : IServer
         if (!_stopping)
         {
             _stopping = true;
-            if (!_thread.Join(StopTimeout))
+            if (!_thread.Join(IServer.StopTimeout))
             {
-                Log.Warn($"zmq server {Address}: its thread did not stop within {StopTimeout.TotalSeconds:0} s");
+                Log.Warn($"zmq server {Address}: its thread did not stop within {IServer.StopTimeout.TotalSeconds:0} s");
             }
         }
         return ValueTask.CompletedTask;

@@ -1,17 +1,10 @@
-using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
 
 namespace IpcBench.Transports.ZeroMQ;
 
 /// <summary>A libzmq context (<c>zmq_ctx_new</c>), terminated once it is disposed and no socket of its is open.</summary>
-internal sealed class ZmqContextHandle : SafeHandle
+internal sealed class ZmqContextHandle() : SafeHandleZeroOrMinusOneIsInvalid(ownsHandle: true)
 {
-    public ZmqContextHandle()
-        : base(IntPtr.Zero, ownsHandle: true)
-    {
-    }
-
-    public override bool IsInvalid => handle == IntPtr.Zero;
-
     protected override bool ReleaseHandle() => LibZmq.ContextTerm(handle) == 0;
 }
 
@@ -20,16 +13,9 @@ internal sealed class ZmqContextHandle : SafeHandle
 /// <c>zmq_ctx_term</c> needs: terminating a context blocks until each of its sockets is closed, so the context
 /// is released only after its last socket, whatever order they are disposed or finalized in.
 /// </summary>
-internal sealed class ZmqSocketHandle : SafeHandle
+internal sealed class ZmqSocketHandle() : SafeHandleZeroOrMinusOneIsInvalid(ownsHandle: true)
 {
     private ZmqContextHandle? _context;
-
-    public ZmqSocketHandle()
-        : base(IntPtr.Zero, ownsHandle: true)
-    {
-    }
-
-    public override bool IsInvalid => handle == IntPtr.Zero;
 
     /// <summary>Keeps <paramref name="context"/> from terminating until this socket is closed.</summary>
     public void HoldContext(ZmqContextHandle context)

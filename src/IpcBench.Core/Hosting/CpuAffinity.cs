@@ -12,8 +12,6 @@ public static partial class CpuAffinity
 {
     private const int MaskWords = 16; // 1024 CPUs, glibc's cpu_set_t
 
-    public static bool IsSupported => OperatingSystem.IsLinux() || OperatingSystem.IsWindows();
-
     private static readonly Lazy<IReadOnlyList<int>> BeforePinning = new(ReadUsableCpus);
 
     /// <summary>

@@ -90,7 +90,8 @@ public static class PrivateDirectory
     /// <summary>A fresh "pid-random" name part, as <see cref="RemoveStale"/> recognises it.</summary>
     public static string UniqueName() => $"{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..8]}";
 
-    private static void TryDeleteFile(string path)
+    /// <summary>Deletes a file the process made (a socket, a channel), warning rather than failing when it cannot.</summary>
+    public static void TryDeleteFile(string path)
     {
         try
         {

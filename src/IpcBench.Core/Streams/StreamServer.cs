@@ -14,8 +14,6 @@ namespace IpcBench.Core.Streams;
 /// </summary>
 internal sealed class StreamServer : IServer
 {
-    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
-
     private readonly IStreamListener _listener;
     private readonly RequestHandler _handler;
     private readonly EndpointOptions _options;
@@ -148,9 +146,9 @@ internal sealed class StreamServer : IServer
             framed.Dispose(); // unblocks a session thread waiting in a read
         }
         var all = Task.WhenAll(_sessions.Values.Append(_acceptLoop));
-        if (await Task.WhenAny(all, Task.Delay(StopTimeout)).ConfigureAwait(false) != all)
+        if (await Task.WhenAny(all, Task.Delay(IServer.StopTimeout)).ConfigureAwait(false) != all)
         {
-            Log.Warn($"server {Address}: sessions did not end within {StopTimeout.TotalSeconds:0} s");
+            Log.Warn($"server {Address}: sessions did not end within {IServer.StopTimeout.TotalSeconds:0} s");
         }
         _stopping.Dispose();
     }
