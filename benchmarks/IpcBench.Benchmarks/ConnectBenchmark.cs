@@ -26,13 +26,11 @@ public class ConnectBenchmark
     private long _cycles;
     private CostMeter _clientCost;
 
-    [ParamsSource(nameof(Transports))]
+    [ParamsSource(typeof(SuiteSettings), nameof(SuiteSettings.Transports))]
     public string Transport { get; set; } = "tcp";
 
     [Params(1)]
     public int Size { get; set; }
-
-    public static IEnumerable<string> Transports => SuiteSettings.Transports;
 
     [GlobalSetup]
     public async Task SetupAsync()
@@ -73,11 +71,7 @@ public class ConnectBenchmark
     {
         var clientCost = _clientCost.Stop(_cycles);
         // The server's CPU is not split per cycle here: its request count includes connect probes.
-        LatencySidecar.Write(Scenario, Transport, new(Size, Size), new LoopResult(_recorder.Summarize(), 0, clientCost, null)
-        {
-            Curve = _recorder.Curve(),
-            SamplesUs = _recorder.Sample(),
-        });
+        LatencySidecar.Write(Scenario, Transport, new(Size, Size), _recorder.Result(0, clientCost, null));
         if (_server is not null)
         {
             await _server.DisposeAsync();

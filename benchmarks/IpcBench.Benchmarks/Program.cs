@@ -22,7 +22,7 @@ foreach (var skipped in SuiteResults.Skipped())
     Console.WriteLine(skipped.Size is int size ? $"  skipped {entry} at {size} B: {skipped.Reason}" : $"  skipped {entry}: {skipped.Reason}");
 }
 
-var summaries = BenchmarkSwitcher.FromAssembly(typeof(SuiteConfig).Assembly).Run(args, SuiteConfig.Create(artifacts, withDefaultJob: !SuiteConfig.NamesJob(args)));
+var summaries = BenchmarkSwitcher.FromAssembly(typeof(SuiteConfig).Assembly).Run(args, SuiteConfig.Create(artifacts, args));
 if (!summaries.Any(s => s.Reports.Any()))
 {
     // Nothing ran (--list, --help, a filter that matches nothing): no run to keep.

@@ -27,16 +27,12 @@ public class RoundTripBenchmark
     private CostMeter _clientCost;
     private ServerStats.Snapshot? _serverBefore;
 
-    [ParamsSource(nameof(Transports))]
+    [ParamsSource(typeof(SuiteSettings), nameof(SuiteSettings.Transports))]
     public string Transport { get; set; } = "tcp";
 
     /// <summary>The request's payload and the reply's ("1 KB" each, or "16 B:64 KB").</summary>
-    [ParamsSource(nameof(Sizes))]
+    [ParamsSource(typeof(SuiteSettings), nameof(SuiteSettings.Sizes))]
     public MessageSizes Size { get; set; } = new(1, 1);
-
-    public static IEnumerable<string> Transports => SuiteSettings.Transports;
-
-    public static IEnumerable<MessageSizes> Sizes => SuiteSettings.Sizes;
 
     [GlobalSetup]
     public async Task SetupAsync()
@@ -82,11 +78,7 @@ public class RoundTripBenchmark
                 : null;
             await _connection.DisposeAsync();
         }
-        LatencySidecar.Write(Scenario, Transport, Size, new LoopResult(_recorder.Summarize(), LostReplies, clientCost, serverCpu)
-        {
-            Curve = _recorder.Curve(),
-            SamplesUs = _recorder.Sample(),
-        });
+        LatencySidecar.Write(Scenario, Transport, Size, _recorder.Result(LostReplies, clientCost, serverCpu));
         if (_server is not null)
         {
             await _server.DisposeAsync();

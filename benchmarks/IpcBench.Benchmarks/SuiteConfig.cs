@@ -36,14 +36,28 @@ public static class SuiteConfig
     /// <summary>What <see cref="DefaultJob"/> is, for the run's recorded options.</summary>
     public const string DefaultJobDescription = "suite default: 1 warm-up and 6 measured iterations of 100 ms, one round trip per invocation, at least one invocation per iteration";
 
-    /// <summary>True when the command line names a job of its own (--job dry, -j short, ...).</summary>
-    public static bool NamesJob(IEnumerable<string> args) =>
-        args.Any(a => a is "--job" or "-j" || a.StartsWith("--job=", StringComparison.Ordinal));
+    /// <summary>The job the command line names (--job short, -j dry, --job=medium), or null.</summary>
+    public static string? NamedJob(IReadOnlyList<string> args)
+    {
+        for (int i = 0; i < args.Count; i++)
+        {
+            if (args[i] is "--job" or "-j" && i + 1 < args.Count)
+            {
+                return args[i + 1];
+            }
+            if (args[i].StartsWith("--job=", StringComparison.Ordinal))
+            {
+                return args[i]["--job=".Length..];
+            }
+        }
+        return null;
+    }
 
-    public static IConfig Create(string artifacts, bool withDefaultJob)
+    /// <summary>The suite's configuration, with <see cref="DefaultJob"/> unless the command line names a job.</summary>
+    public static IConfig Create(string artifacts, IReadOnlyList<string> args)
     {
         var config = Base(artifacts);
-        return withDefaultJob ? config.AddJob(DefaultJob) : config;
+        return NamedJob(args) is null ? config.AddJob(DefaultJob) : config;
     }
 
     private static ManualConfig Base(string artifacts) => ManualConfig.CreateEmpty()

@@ -99,7 +99,7 @@ public static class SuiteResults
             [SuiteSettings.SizesVariable] = string.Join(",", SuiteSettings.Sizes),
             [SuiteSettings.PlacementVariable] = SuiteSettings.Placement.Name(),
             [SuiteSettings.IsolationVariable] = SuiteSettings.Isolation.Name(),
-            ["job"] = Job(args),
+            ["job"] = SuiteConfig.NamedJob(args) ?? SuiteConfig.DefaultJobDescription,
             ["arguments"] = string.Join(' ', args.Select(CommandLineText.Quote)),
         };
         foreach (var (variable, value) in SuiteSettings.OptionVariables)
@@ -107,23 +107,6 @@ public static class SuiteResults
             options[variable] = value ?? "(unset: each transport's default)";
         }
         return options;
-    }
-
-    /// <summary>The job the command line names (--job short, -j dry, --job=medium), else the suite's default.</summary>
-    private static string Job(IReadOnlyList<string> args)
-    {
-        for (int i = 0; i < args.Count; i++)
-        {
-            if (args[i] is "--job" or "-j" && i + 1 < args.Count)
-            {
-                return args[i + 1];
-            }
-            if (args[i].StartsWith("--job=", StringComparison.Ordinal))
-            {
-                return args[i]["--job=".Length..];
-            }
-        }
-        return SuiteConfig.DefaultJobDescription;
     }
 
     /// <summary>A suite entry's case options ("io=sync", "wait=spin"; see <see cref="Core.Options.OptionValues.Identity"/>), the scenario unless steady, the clients when several.</summary>

@@ -34,7 +34,7 @@ public class ThroughputBenchmark
     private ServerStats.Snapshot? _serverBefore;
     private long _measuring;
 
-    [ParamsSource(nameof(Transports))]
+    [ParamsSource(typeof(SuiteSettings), nameof(SuiteSettings.Transports))]
     public string Transport { get; set; } = "tcp";
 
     [Params(1)]
@@ -42,8 +42,6 @@ public class ThroughputBenchmark
 
     [ParamsSource(nameof(ClientCounts))]
     public int Clients { get; set; }
-
-    public static IEnumerable<string> Transports => SuiteSettings.Transports;
 
     public static IReadOnlyList<int> ClientCounts { get; } = [1, 4, 16];
 
@@ -106,10 +104,8 @@ public class ThroughputBenchmark
             client.Stop();
         }
         var recorder = LatencyRecorder.Combine([.. _clients.Select(c => c.Recorder)]);
-        LatencySidecar.Write(Scenario, Transport, new(Size, Size), new LoopResult(recorder.Summarize(), _clients.Sum(c => c.Errors), cost, serverCpu)
+        LatencySidecar.Write(Scenario, Transport, new(Size, Size), recorder.Result(_clients.Sum(c => c.Errors), cost, serverCpu) with
         {
-            Curve = recorder.Curve(),
-            SamplesUs = recorder.Sample(),
             ClientRequestsPerSecond = [.. _clients.Select(c => c.RequestsPerSecond)],
         }, Clients);
         foreach (var connection in _connections)

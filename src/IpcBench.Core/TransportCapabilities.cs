@@ -51,15 +51,4 @@ public readonly record struct TransportCapabilities(TransportFeatures Features, 
     /// <summary>Null when a payload of <paramref name="size"/> bytes can be sent; otherwise why not.</summary>
     public string? RejectSize(int size) =>
         size > MaxMessageSize ? $"{size} B exceeds the transport's maximum message size of {MaxMessageSize} B" : null;
-
-    public override string ToString()
-    {
-        var features = Features;
-        var names = Enum.GetValues<TransportFeatures>()
-            .Where(f => f != TransportFeatures.None && (features & f) == f)
-            .Select(f => f.ToString().ToLowerInvariant());
-        string inFlight = Has(TransportFeatures.Pipelined) ? "" : "; one request at a time per connection";
-        string clients = OneClientAtATime is null ? "" : "; one client at a time";
-        return $"{string.Join(", ", names)}; max {MaxMessageSize} B{inFlight}{clients}";
-    }
 }

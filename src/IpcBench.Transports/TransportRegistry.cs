@@ -58,9 +58,6 @@ public static class TransportRegistry
     public static IReadOnlyList<TransportOption> Shorthands { get; } =
         [.. All.SelectMany(OptionValues.Of).Where(o => o.Shorthand).DistinctBy(o => o.Name)];
 
-    /// <summary>The transports that run on this machine.</summary>
-    public static IEnumerable<ITransport> Supported => All.Where(t => t.UnsupportedReason is null);
-
     /// <exception cref="ArgumentException">No transport has that name; the message lists the known ones.</exception>
     public static ITransport Get(string name) =>
         All.FirstOrDefault(t => string.Equals(t.Name, name, StringComparison.OrdinalIgnoreCase))

@@ -100,7 +100,7 @@ public class ProcessModelTests
         try
         {
             var watch = Stopwatch.StartNew();
-            var connect = TransportRegistry.Get("pipe").ConnectAsync(AddressQuery.With(address, $"{io}&connect_timeout=1s")).AsTask();
+            var connect = TransportRegistry.Get("pipe").ConnectAsync(AddressQuery.With(address, AddressQuery.Parse($"{io}&connect_timeout=1s"))).AsTask();
             await Assert.ThrowsAnyAsync<TransportException>(() => connect.WaitAsync(TimeSpan.FromSeconds(10)));
             Assert.InRange(watch.Elapsed, TimeSpan.Zero, TimeSpan.FromSeconds(4));
         }

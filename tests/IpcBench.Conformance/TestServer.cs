@@ -53,7 +53,7 @@ public sealed class TestServer : IAsyncDisposable
         }
     }
 
-    private static Uri WithVariant(Uri address, string variant) => AddressQuery.With(address, variant);
+    private static Uri WithVariant(Uri address, string variant) => AddressQuery.With(address, AddressQuery.Parse(variant));
 
     public ValueTask DisposeAsync() => Process.DisposeAsync();
 }

@@ -12,7 +12,7 @@ namespace IpcBench.Conformance;
 /// </summary>
 public static class TransportCases
 {
-    public static IEnumerable<ITransport> Runnable => TransportRegistry.Supported.Where(t => !t.Capabilities.Has(TransportFeatures.InProcess));
+    public static IEnumerable<ITransport> Runnable => TransportRegistry.All.Where(t => t.UnsupportedReason is null && !t.Capabilities.Has(TransportFeatures.InProcess));
 
     public static TheoryData<string> All => [.. Runnable.Select(t => t.Name)];
 

@@ -33,7 +33,6 @@ public class LatencyTests
         recorder.Record(Us(1));
         recorder.Record(Us(2));
         recorder.Record(Us(100));
-        Assert.Equal(0, recorder.Dropped);
         Assert.Equal(3, recorder.Count);
         Assert.Equal(100, recorder.Summarize().MaxUs, 3);
     }
@@ -62,7 +61,6 @@ public class LatencyTests
         var s = recorder.Summarize();
         Assert.Equal(3, s.Count);
         Assert.Equal(3, s.MaxUs, 3);
-        Assert.Equal(2, recorder.Dropped);
     }
 
     [Fact]

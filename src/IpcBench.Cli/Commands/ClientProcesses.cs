@@ -38,16 +38,8 @@ internal static class ClientProcesses
         {
             var starting = Enumerable.Range(0, processes).Select(async i =>
             {
-                var info = ServerCommand.Resolve().StartInfo();
-                info.ArgumentList.Add("ping");
-                foreach (string argument in arguments(Part(loop, i, processes)))
-                {
-                    info.ArgumentList.Add(argument);
-                }
-                info.ArgumentList.Add("--server");
-                info.ArgumentList.Add(address.ToString());
-                info.ArgumentList.Add("--worker-output");
-                info.ArgumentList.Add(Prefix(directory, i));
+                var info = ServerCommand.Resolve().StartInfo(
+                    ["ping", .. arguments(Part(loop, i, processes)), "--server", address.ToString(), "--worker-output", Prefix(directory, i)]);
                 workers[i] = await ServerProcess.StartAsync(info, $"client process {i + 1}",
                     line => Console.Error.WriteLine($"[client process {i + 1}] {line}"), ReadyTimeout + loop.WarmupDuration, ct);
             }).ToArray();
@@ -125,13 +117,10 @@ internal static class ClientProcesses
         long n = Math.Max(recorder.Count, 1);
         var cost = new Cost(System.Diagnostics.Stopwatch.GetElapsedTime(start, end), parts.Sum(p => p.Report.CpuUs) / n,
             parts.Sum(p => p.Report.AllocatedBytes) / n);
-        return new LoopResult(recorder.Summarize(), parts.Sum(p => p.Report.Errors), cost, serverCpu)
+        return recorder.Result(parts.Sum(p => p.Report.Errors), cost, serverCpu) with
         {
-            Curve = recorder.Curve(),
-            SamplesUs = recorder.Sample(),
             ClientRequestsPerSecond = [.. parts.SelectMany(p => p.Report.ClientRequestsPerSecond)],
             OfferedRate = loop.Rate > 0 ? loop.Rate : null,
-            Recorder = recorder,
             Span = (start, end),
         };
     }

@@ -97,22 +97,13 @@ public sealed class NetworkNamespace : IAsyncDisposable
     /// </summary>
     public ProcessStartInfo Wrap(ProcessStartInfo info)
     {
-        var wrapped = new ProcessStartInfo("ip") { ArgumentList = { "netns", "exec", Name } };
-        if (Isolation == Isolation.Container)
-        {
-            // unshare makes the mounts private to the new mount namespace, so the tmpfs stays inside. The rest of the
-            // file system is shared, as a container's bind mounts are: the server's program and socket files stay in reach.
-            string setup = "mount -t tmpfs -o mode=1777 ipcbench-shm /dev/shm && hostname ipcbench-server && exec \"$0\" \"$@\"";
-            foreach (string arg in new[] { "unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--ipc", "--uts", "--", "sh", "-c", setup })
-            {
-                wrapped.ArgumentList.Add(arg);
-            }
-        }
-        wrapped.ArgumentList.Add(info.FileName);
-        foreach (string arg in info.ArgumentList)
-        {
-            wrapped.ArgumentList.Add(arg);
-        }
+        // For a container, unshare makes the mounts private to the new mount namespace, so the tmpfs stays inside. The rest
+        // of the file system is shared, as a container's bind mounts are: the server's program and socket files stay in reach.
+        const string setup = "mount -t tmpfs -o mode=1777 ipcbench-shm /dev/shm && hostname ipcbench-server && exec \"$0\" \"$@\"";
+        string[] container = Isolation == Isolation.Container
+            ? ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--ipc", "--uts", "--", "sh", "-c", setup]
+            : [];
+        var wrapped = new ProcessStartInfo("ip", ["netns", "exec", Name, .. container, info.FileName, .. info.ArgumentList]);
         foreach (var (key, value) in info.Environment)
         {
             wrapped.Environment[key] = value;
@@ -157,11 +148,7 @@ public sealed class NetworkNamespace : IAsyncDisposable
 
     private static async Task IpAsync(CancellationToken ct, params string[] args)
     {
-        var info = new ProcessStartInfo("ip") { RedirectStandardError = true, UseShellExecute = false };
-        foreach (string arg in args)
-        {
-            info.ArgumentList.Add(arg);
-        }
+        var info = new ProcessStartInfo("ip", args) { RedirectStandardError = true, UseShellExecute = false };
         using var ip = Process.Start(info) ?? throw new InvalidOperationException("could not start ip (iproute2)");
         var stderr = ip.StandardError.ReadToEndAsync(ct);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);

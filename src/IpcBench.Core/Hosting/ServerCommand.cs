@@ -65,13 +65,6 @@ public sealed record ServerCommand(string FileName, string? Dll)
         return self is not null && Path.GetFileName(self) == name ? self : name;
     }
 
-    public ProcessStartInfo StartInfo()
-    {
-        var info = new ProcessStartInfo(FileName);
-        if (Dll is not null)
-        {
-            info.ArgumentList.Add(Dll);
-        }
-        return info;
-    }
+    /// <summary>The command with <paramref name="args"/> (ipcbench's own: "serve", "ping", ...).</summary>
+    public ProcessStartInfo StartInfo(params IEnumerable<string> args) => new(FileName, Dll is null ? args : [Dll, .. args]);
 }

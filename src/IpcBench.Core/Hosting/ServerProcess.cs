@@ -51,27 +51,22 @@ public sealed class ServerProcess : IAsyncDisposable
         Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, Func<ProcessStartInfo, ProcessStartInfo>? launcher = null,
         CancellationToken ct = default, int? replySize = null)
     {
-        var info = ServerCommand.Resolve().StartInfo();
-        info.ArgumentList.Add("serve");
-        info.ArgumentList.Add("--transport");
-        info.ArgumentList.Add(transport);
+        static string Invariant(int n) => n.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        List<string> args = ["serve", "--transport", transport];
         if (address is not null)
         {
-            info.ArgumentList.Add("--address");
-            info.ArgumentList.Add(address.ToString());
+            args.AddRange(["--address", address.ToString()]);
         }
         if (cpu is int c)
         {
-            info.ArgumentList.Add("--cpu");
-            info.ArgumentList.Add(c.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            args.AddRange(["--cpu", Invariant(c)]);
         }
         if (replySize is int r)
         {
-            info.ArgumentList.Add("--reply-size");
-            info.ArgumentList.Add(r.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            args.AddRange(["--reply-size", Invariant(r)]);
         }
-        info.ArgumentList.Add("--parent-pid");
-        info.ArgumentList.Add(Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        args.AddRange(["--parent-pid", Invariant(Environment.ProcessId)]);
+        var info = ServerCommand.Resolve().StartInfo(args);
         return await StartAsync(launcher?.Invoke(info) ?? info, $"the {transport} server", forwardStderr, readyTimeout, ct).ConfigureAwait(false);
     }
 

@@ -40,11 +40,7 @@ public static class ConnectLoop
         var serverAfter = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
         // Per cycle, not per request: a cycle may carry a transport's own connect probe besides its one request.
         double? serverCpu = serverBefore is { } b && serverAfter is { } a ? (double)(a.CpuUs - b.CpuUs) / options.Count : null;
-        return new LoopResult(recorder.Summarize(), 0, cost, serverCpu)
-        {
-            Curve = recorder.Curve(),
-            SamplesUs = recorder.Sample(),
-        };
+        return recorder.Result(0, cost, serverCpu);
     }
 
     /// <summary>One connect, request, checked reply, close; returns its duration in Stopwatch ticks.</summary>
@@ -71,14 +67,7 @@ public static class ConnectLoop
 
     private static async Task<ServerStats.Snapshot?> QueryServerAsync(ITransport transport, Uri address, CancellationToken ct)
     {
-        var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
-        try
-        {
-            return await ServerStats.QueryAsync(connection, ct).ConfigureAwait(false);
-        }
-        finally
-        {
-            await connection.DisposeAsync().ConfigureAwait(false);
-        }
+        await using var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
+        return await ServerStats.QueryAsync(connection, ct).ConfigureAwait(false);
     }
 }

@@ -14,12 +14,8 @@ public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
     private long[] _ticks = new long[Math.Max(capacity, 1)];
     private int _count;
     private int _next;
-    private long _dropped;
 
     public int Count => _count;
-
-    /// <summary>Samples recorded but not kept (the oldest, in ring mode).</summary>
-    public long Dropped => _dropped;
 
     public void Record(long ticks)
     {
@@ -31,7 +27,6 @@ public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
         {
             _ticks[_next] = ticks;
             _next = _next + 1 == _ticks.Length ? 0 : _next + 1;
-            _dropped++;
         }
         else
         {
@@ -54,7 +49,6 @@ public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
         {
             part._ticks.AsSpan(0, part._count).CopyTo(all._ticks.AsSpan(all._count));
             all._count += part._count;
-            all._dropped += part._dropped;
         }
         return all;
     }
@@ -63,10 +57,13 @@ public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
     {
         _count = 0;
         _next = 0;
-        _dropped = 0;
     }
 
     public LatencySummary Summarize() => LatencySummary.FromTicks(_ticks.AsSpan(0, _count));
+
+    /// <summary>A loop's result over these round trips: their summary, curve and sample.</summary>
+    public LoopResult Result(long errors, Cost cost, double? serverCpuUsPerOp) =>
+        new(Summarize(), errors, cost, serverCpuUsPerOp) { Curve = Curve(), SamplesUs = Sample(), Recorder = this };
 
     /// <summary>The percentiles a latency curve is drawn through: the body, then ever finer steps into the tail.</summary>
     public static IReadOnlyList<double> CurvePercentiles { get; } = [0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100];
@@ -130,11 +127,6 @@ public sealed record LatencySummary(int Count, double MinUs, double P50Us, doubl
         }
         long[] sorted = ticks.ToArray();
         Array.Sort(sorted);
-        double sum = 0;
-        foreach (long t in sorted)
-        {
-            sum += t;
-        }
         return new LatencySummary(
             sorted.Length,
             ToUs(sorted[0]),
@@ -143,7 +135,7 @@ public sealed record LatencySummary(int Count, double MinUs, double P50Us, doubl
             ToUs(Percentile(sorted, 99)),
             ToUs(Percentile(sorted, 99.9)),
             ToUs(sorted[^1]),
-            sum / sorted.Length * 1e6 / Stopwatch.Frequency);
+            sorted.Average() * 1e6 / Stopwatch.Frequency);
     }
 
     /// <summary>Nearest-rank percentile: the smallest sample that at least <paramref name="p"/>% of samples do not exceed.</summary>

@@ -156,15 +156,12 @@ public static class LoadLoop
         var serverAfter = await ServerStats.QueryAsync(connections[0], ct).ConfigureAwait(false);
         double? serverCpu = serverBefore is { } b && serverAfter is { } a ? a.CpuUsPerRequestSince(b) : null;
         var recorder = LatencyRecorder.Combine([.. lanes.Select(l => l.Recorder)]);
-        return new LoopResult(recorder.Summarize(), lanes.Sum(l => l.Errors), cost, serverCpu)
+        return recorder.Result(lanes.Sum(l => l.Errors), cost, serverCpu) with
         {
-            Curve = recorder.Curve(),
-            SamplesUs = recorder.Sample(),
             ClientRequestsPerSecond = lanes.GroupBy(l => l.Index / options.InFlight)
                 .Select(client => client.Sum(l => l.Recorder.Count) / Stopwatch.GetElapsedTime(start.Value, client.Max(l => l.End)).TotalSeconds)
                 .ToArray(),
             OfferedRate = options.Rate > 0 ? options.Rate : null,
-            Recorder = recorder,
             Span = (start.Value, end),
         };
     }

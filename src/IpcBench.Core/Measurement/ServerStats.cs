@@ -19,18 +19,11 @@ public sealed class ServerStats(RequestHandler inner)
 
     private long _requests;
 
-    /// <summary>The echo handler with the stats request answered on the side.</summary>
-    public static RequestHandler Echo() => new ServerStats(Handlers.Echo).Handle;
-
     /// <summary>The echo handler, or with <paramref name="replySize"/> replies of that size (<see cref="Handlers.FixedReply"/>), with the stats request answered on the side.</summary>
     public static RequestHandler For(int? replySize)
     {
-        if (replySize is not int size)
-        {
-            return Echo();
-        }
-        RequestHandler handler = new ServerStats(Handlers.FixedReply(size)).Handle;
-        return handler.WithReplyBound(size);
+        RequestHandler handler = new ServerStats(replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo).Handle;
+        return replySize is int bound ? handler.WithReplyBound(bound) : handler;
     }
 
     public int Handle(ReadOnlySpan<byte> request, Span<byte> reply)

@@ -44,9 +44,6 @@ public static class AddressQuery
         return new Uri($"{WithoutQuery(address).OriginalString}?{pairs}");
     }
 
-    /// <summary><paramref name="address"/> with every option of <paramref name="query"/> ("io=async&amp;wait=spin") set.</summary>
-    public static Uri With(Uri address, string query) => With(address, Parse(query));
-
     /// <summary>The address without its query: what a server reports as bound.</summary>
     public static Uri WithoutQuery(Uri address)
     {

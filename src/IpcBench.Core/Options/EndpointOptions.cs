@@ -23,8 +23,6 @@ public sealed record EndpointOptions(IoMode Io, TimeSpan RequestTimeout, TimeSpa
         "io", "blocking calls on a dedicated thread, or async calls on the thread pool", "sync", OptionScope.BothEnds, "sync", "async")
         with { Compared = ["sync", "async"], Shorthand = true, AlwaysNamed = true };
 
-    public static readonly EndpointOptions Default = new(IoMode.Sync, TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(5));
-
     public static EndpointOptions From(OptionValues values) => new(
         values[IoOption] == "async" ? IoMode.Async : IoMode.Sync,
         values.Duration(OptionValues.Timeout),
