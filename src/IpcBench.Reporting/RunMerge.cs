@@ -24,14 +24,7 @@ public static class RunMerge
         {
             throw new ArgumentException($"the runs' cases were placed differently ({string.Join(", ", placements)}): their figures are not comparable");
         }
-        var cases = new List<CaseResult>();
-        foreach (var source in sources)
-        {
-            foreach (var c in source.Run.Cases)
-            {
-                cases.Add(c with { Options = WithIsolation(c.Options, source.Isolation, source.Run.Id) });
-            }
-        }
+        var cases = sources.SelectMany(s => s.Run.Cases.Select(c => c with { Options = WithIsolation(c.Options, s.Isolation, s.Run.Id) })).ToList();
         if (cases.GroupBy(c => (c.Transport, c.Options, c.Size)).FirstOrDefault(g => g.Count() > 1) is { } twice)
         {
             throw new ArgumentException($"{twice.Key.Transport} {twice.Key.Options} at {twice.Key.Size} B is in more than one run; name their isolations apart");

@@ -25,9 +25,7 @@ internal static class BarChart
     {
         double plotHeight = Math.Max(60, groups.Sum(g => g.Bars.Count * (BarHeight + BarGap) + GroupGap));
         double bottom = Top + plotHeight;
-        var svg = new Svg(Width, bottom + 60, title);
-        svg.Text(24, 30, title, size: 17, bold: true);
-        svg.Text(24, 52, subtitle, size: 12, fill: Svg.Muted);
+        var svg = ChartFrame.Canvas(Width, bottom + 60, title, subtitle);
         double legendX = 24;
         foreach (var (label, style) in legend)
         {

@@ -82,7 +82,8 @@ internal sealed class ChartFrame
         return frames;
     }
 
-    private static Svg Canvas(double width, double height, string title, string subtitle)
+    /// <summary>A chart's canvas with its title and subtitle.</summary>
+    public static Svg Canvas(double width, double height, string title, string subtitle)
     {
         var svg = new Svg(width, height, title);
         svg.Text(24, 30, title, size: 17, bold: true);
@@ -108,12 +109,9 @@ internal sealed class ChartFrame
     }
 
     /// <summary>A vertical grid line with its label under the plot.</summary>
-    public void XTick(double x, string label, bool gridLine = true, string? dash = null)
+    public void XTick(double x, string label, string? dash = null)
     {
-        if (gridLine)
-        {
-            Svg.Line(x, Plot.Top, x, Plot.Bottom, GridMajor, 1, dash);
-        }
+        Svg.Line(x, Plot.Top, x, Plot.Bottom, GridMajor, 1, dash);
         Svg.Line(x, Plot.Bottom, x, Plot.Bottom + 5, "#888888");
         Svg.Text(x, Plot.Bottom + 19, label, size: _fontSize, anchor: "middle");
     }
@@ -139,12 +137,6 @@ internal sealed class ChartFrame
     }
 
     public void LegendGap() => _legendY += 8;
-
-    public void LegendNote(string text)
-    {
-        Svg.Text(LegendX, _legendY + 4, text, size: _fontSize - 1, fill: Svg.Muted);
-        _legendY += _fontSize + 4;
-    }
 
     /// <summary>Said in the middle of the plot when there is nothing to draw.</summary>
     public void Empty(string text) => Svg.Text((Plot.Left + Plot.Right) / 2, (Plot.Top + Plot.Bottom) / 2, text, size: 14, anchor: "middle", fill: Svg.Muted);

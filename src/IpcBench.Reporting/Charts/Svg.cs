@@ -21,9 +21,8 @@ internal sealed class Svg
         Rect(0, 0, width, height, "#ffffff");
     }
 
-    public void Rect(double x, double y, double width, double height, string fill, string? stroke = null, string? tooltip = null) =>
+    public void Rect(double x, double y, double width, double height, string fill, string? tooltip = null) =>
         _sb.Append($"<rect x=\"{N(x)}\" y=\"{N(y)}\" width=\"{N(width)}\" height=\"{N(height)}\" fill=\"{fill}\"")
-           .Append(stroke is null ? "" : $" stroke=\"{stroke}\"")
            .Append(tooltip is null ? "/>\n" : $"><title>{Escape(tooltip)}</title></rect>\n");
 
     public void Line(double x1, double y1, double x2, double y2, string stroke, double width = 1, string? dash = null) =>
@@ -42,27 +41,23 @@ internal sealed class Svg
            .Append(dash is null ? "" : $" stroke-dasharray=\"{dash}\"").Append("/>\n");
     }
 
-    /// <param name="tooltip">Shown when the pointer rests on the marker (in a browser): the exact figure.</param>
-    public void Circle(double x, double y, double r, string fill, string stroke, double strokeWidth = 1.5, string? tooltip = null) =>
-        _sb.Append($"<circle cx=\"{N(x)}\" cy=\"{N(y)}\" r=\"{N(r)}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{N(strokeWidth)}\"")
-           .Append(tooltip is null ? "/>\n" : $"><title>{Escape(tooltip)}</title></circle>\n");
-
     /// <summary>A series marker of <paramref name="shape"/>, about 2r across, centred on (x, y).</summary>
+    /// <param name="tooltip">Shown when the pointer rests on the marker (in a browser): the exact figure.</param>
     public void Marker(MarkerShape shape, double x, double y, double r, string fill, string stroke, string? tooltip = null)
     {
-        if (shape == MarkerShape.Circle)
-        {
-            Circle(x, y, r, fill, stroke, tooltip: tooltip);
-            return;
-        }
         (double X, double Y)[] points = shape switch
         {
+            MarkerShape.Circle => [],
             MarkerShape.Square => [(x - r * 0.85, y - r * 0.85), (x + r * 0.85, y - r * 0.85), (x + r * 0.85, y + r * 0.85), (x - r * 0.85, y + r * 0.85)],
             MarkerShape.Triangle => [(x, y - r * 1.15), (x + r * 1.1, y + r * 0.8), (x - r * 1.1, y + r * 0.8)],
             _ => [(x, y - r * 1.25), (x + r * 1.1, y), (x, y + r * 1.25), (x - r * 1.1, y)],
         };
-        _sb.Append($"<polygon points=\"{string.Join(' ', points.Select(p => $"{N(p.X)},{N(p.Y)}"))}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"")
-           .Append(tooltip is null ? "/>\n" : $"><title>{Escape(tooltip)}</title></polygon>\n");
+        string element = shape == MarkerShape.Circle ? "circle" : "polygon";
+        _sb.Append(shape == MarkerShape.Circle
+                ? $"<circle cx=\"{N(x)}\" cy=\"{N(y)}\" r=\"{N(r)}\""
+                : $"<polygon points=\"{string.Join(' ', points.Select(p => $"{N(p.X)},{N(p.Y)}"))}\"")
+           .Append($" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"")
+           .Append(tooltip is null ? "/>\n" : $"><title>{Escape(tooltip)}</title></{element}>\n");
     }
 
     /// <param name="anchor">start, middle or end.</param>

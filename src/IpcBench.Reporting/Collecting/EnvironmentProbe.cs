@@ -28,25 +28,13 @@ public static class EnvironmentProbe
     }
 
     public static string? Kernel() =>
-        FirstLine("/proc/sys/kernel/osrelease") ?? (OperatingSystem.IsWindows() ? null : Tool.Output("uname", "-r"));
+        FirstLine("/proc/sys/kernel/osrelease") ?? (OperatingSystem.IsWindows() ? null : Tool.Output(null, "uname", "-r"));
 
     public static string? CpuModel()
     {
-        string? text = ReadText("/proc/cpuinfo");
-        if (text is null)
-        {
-            return null;
-        }
-        foreach (string line in text.Split('\n'))
-        {
-            int colon = line.IndexOf(':');
-            if (colon > 0 && line[..colon].Trim() == "model name")
-            {
-                string model = line[(colon + 1)..].Trim();
-                return model.Length > 0 ? model : null;
-            }
-        }
-        return null;
+        var modelName = ReadText("/proc/cpuinfo")?.Split('\n').Select(line => line.Split(':', 2))
+            .FirstOrDefault(field => field.Length == 2 && field[0].Trim() == "model name");
+        return modelName?[1].Trim() is { Length: > 0 } model ? model : null;
     }
 
     /// <summary>"cpus 0-1; quota none": this process's allowed CPUs and its cgroup's quota (v2 cpu.max, else v1 cfs_quota_us).</summary>
@@ -95,15 +83,10 @@ public static class EnvironmentProbe
         {
             return ("container", "/.dockerenv exists");
         }
-        if (ReadText("/proc/1/cgroup") is { } cgroup)
+        if (ReadText("/proc/1/cgroup") is { } cgroup
+            && new[] { "docker", "containerd", "kubepods" }.FirstOrDefault(m => cgroup.Contains(m, StringComparison.Ordinal)) is { } mark)
         {
-            foreach (string mark in new[] { "docker", "containerd", "kubepods" })
-            {
-                if (cgroup.Contains(mark, StringComparison.Ordinal))
-                {
-                    return ("container", $"/proc/1/cgroup mentions {mark}");
-                }
-            }
+            return ("container", $"/proc/1/cgroup mentions {mark}");
         }
         string? self = LinkTarget("/proc/self/ns/net");
         string? init = LinkTarget("/proc/1/ns/net");
@@ -129,26 +112,19 @@ public static class EnvironmentProbe
         return $"a VM guest (the CPU has the hypervisor flag{(vendor is null ? "" : $"; vendor {vendor}")})";
     }
 
-    private static string? LinkTarget(string path)
-    {
-        try
-        {
-            return new FileInfo(path).LinkTarget;
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
+    private static string? LinkTarget(string path) => OrNull(() => new FileInfo(path).LinkTarget);
 
     private static string? FirstLine(string path) =>
         ReadText(path)?.Split('\n')[0].Trim() is { Length: > 0 } line ? line : null;
 
-    private static string? ReadText(string path)
+    private static string? ReadText(string path) => OrNull(() => File.Exists(path) ? File.ReadAllText(path) : null);
+
+    /// <summary>What <paramref name="read"/> finds, or null where the file system will not say.</summary>
+    private static string? OrNull(Func<string?> read)
     {
         try
         {
-            return File.Exists(path) ? File.ReadAllText(path) : null;
+            return read();
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {

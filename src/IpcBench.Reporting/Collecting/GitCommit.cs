@@ -11,7 +11,7 @@ public static class GitCommit
 
     private static string? At(string? directory)
     {
-        string? head = Tool.OutputIn(directory, "git", "rev-parse", "HEAD");
+        string? head = Tool.Output(directory, "git", "rev-parse", "HEAD");
         return head is { Length: 40 } && head.All(Uri.IsHexDigit) ? head : null;
     }
 }

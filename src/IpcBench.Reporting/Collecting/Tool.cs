@@ -7,22 +7,16 @@ internal static class Tool
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(5);
 
-    public static string? Output(string fileName, params string[] args) => OutputIn(null, fileName, args);
-
     /// <param name="directory">The working directory (null: the current one).</param>
-    public static string? OutputIn(string? directory, string fileName, params string[] args)
+    public static string? Output(string? directory, string fileName, params string[] args)
     {
-        var info = new ProcessStartInfo(fileName)
+        var info = new ProcessStartInfo(fileName, args)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
             WorkingDirectory = directory ?? "",
         };
-        foreach (string arg in args)
-        {
-            info.ArgumentList.Add(arg);
-        }
         try
         {
             using var process = Process.Start(info);

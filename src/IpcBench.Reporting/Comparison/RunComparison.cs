@@ -87,15 +87,8 @@ public sealed record RunComparison(
         baseline > 0 ? (current - baseline) / baseline : current == baseline ? 0 : double.PositiveInfinity;
 
     /// <summary>Cases by their identity; options in one spelling so that "wait=spin&amp;io=sync" matches "io=sync&amp;wait=spin".</summary>
-    private static Dictionary<(string Transport, string Options, int Size), CaseResult> Index(RunResults run)
-    {
-        var index = new Dictionary<(string, string, int), CaseResult>();
-        foreach (var c in run.Cases)
-        {
-            index.TryAdd((c.Transport, CaseOptions.Normalize(c.Options), c.Size), c);
-        }
-        return index;
-    }
+    private static Dictionary<(string Transport, string Options, int Size), CaseResult> Index(RunResults run) =>
+        run.Cases.GroupBy(c => (c.Transport, CaseOptions.Normalize(c.Options), c.Size)).ToDictionary(g => g.Key, g => g.First());
 
     private static string Describe(IEnumerable<(string Transport, string Options, int Size)> keys)
     {

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 
 namespace IpcBench.Reporting.Writers;
 
@@ -8,15 +7,8 @@ public static class EnvironmentMarkdown
 {
     public const string FileName = "env.md";
 
-    public static string Render(RunResults run)
-    {
-        var md = new StringBuilder($"# Environment of IpcBench run {run.Id}\n\n");
-        foreach (var section in Sections(run))
-        {
-            section.WriteMarkdown(md);
-        }
-        return md.ToString();
-    }
+    public static string Render(RunResults run) =>
+        $"# Environment of IpcBench run {run.Id}\n\n" + string.Concat(Sections(run).Select(s => s.ToMarkdown()));
 
     /// <summary>What env.md and report.html's environment hold.</summary>
     internal static IReadOnlyList<ReportSection> Sections(RunResults run)

@@ -27,10 +27,7 @@ public static class HtmlReport
             <h1>IpcBench run {Html.Text(run.Id)}</h1>
 
             """);
-        foreach (var section in SummaryMarkdown.Sections(run))
-        {
-            section.WriteHtml(html);
-        }
+        html.AppendJoin("", SummaryMarkdown.Sections(run).Select(s => s.ToHtml()));
         if (charts.Count > 0)
         {
             html.Append("<section>\n<h2>Charts</h2>\n");
@@ -42,10 +39,7 @@ public static class HtmlReport
             html.Append("</section>\n");
         }
         html.Append("<section class=\"environment\">\n<h2>Environment</h2>\n");
-        foreach (var section in EnvironmentMarkdown.Sections(run))
-        {
-            section.WriteHtml(html);
-        }
+        html.AppendJoin("", EnvironmentMarkdown.Sections(run).Select(s => s.ToHtml()));
         html.Append($"</section>\n<script>{Script}</script>\n</body>\n</html>\n");
         return html.ToString();
     }

@@ -8,8 +8,9 @@ namespace IpcBench.Reporting.Writers;
 /// </summary>
 internal sealed record ReportSection(string? Heading, IReadOnlyList<string> Bullets, Table? Table = null, IReadOnlyList<string>? After = null)
 {
-    public void WriteMarkdown(StringBuilder md)
+    public string ToMarkdown()
     {
+        var md = new StringBuilder();
         if (Heading is not null)
         {
             md.Append($"\n## {Heading}\n\n");
@@ -29,11 +30,12 @@ internal sealed record ReportSection(string? Heading, IReadOnlyList<string> Bull
             md.Append(separate ? "\n" : "").Append($"{line}\n");
             separate = true;
         }
+        return md.ToString();
     }
 
-    public void WriteHtml(StringBuilder html)
+    public string ToHtml()
     {
-        html.Append("<section>\n");
+        var html = new StringBuilder("<section>\n");
         if (Heading is not null)
         {
             html.Append($"<h2>{Html.Text(Heading)}</h2>\n");
@@ -47,6 +49,6 @@ internal sealed record ReportSection(string? Heading, IReadOnlyList<string> Bull
         {
             html.Append($"<p>{Html.Text(line)}</p>\n");
         }
-        html.Append("</section>\n");
+        return html.Append("</section>\n").ToString();
     }
 }

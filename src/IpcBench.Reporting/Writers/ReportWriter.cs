@@ -39,33 +39,17 @@ public static class ReportWriter
     }
 
     /// <summary>Every chart that applies to the run, by file name.</summary>
-    public static IReadOnlyList<(string FileName, string Svg)> Charts(RunResults run)
-    {
-        var charts = new List<(string, string)>
-        {
-            (LatencyBySizeChart.FileName, LatencyBySizeChart.Render(run)),
-            (PercentileChart.FileName, PercentileChart.Render(run)),
-        };
-        if (CostChart.Applies(run))
-        {
-            charts.Add((CostChart.FileName, CostChart.Render(run)));
-        }
-        if (ColdStartChart.Applies(run))
-        {
-            charts.Add((ColdStartChart.FileName, ColdStartChart.Render(run)));
-        }
-        if (IsolationChart.Applies(run))
-        {
-            charts.Add((IsolationChart.FileName, IsolationChart.Render(run)));
-        }
-        if (LoadCharts.HasClientSeries(run))
-        {
-            charts.Add((LoadCharts.ThroughputFileName, LoadCharts.RenderThroughput(run)));
-        }
-        if (LoadCharts.HasOpenLoop(run))
-        {
-            charts.Add((LoadCharts.LatencyFileName, LoadCharts.RenderLatency(run)));
-        }
-        return charts;
-    }
+    public static IReadOnlyList<(string FileName, string Svg)> Charts(RunResults run) =>
+        [.. ChartKinds.Where(c => c.Applies(run)).Select(c => (c.FileName, c.Render(run)))];
+
+    private static readonly (string FileName, Func<RunResults, bool> Applies, Func<RunResults, string> Render)[] ChartKinds =
+    [
+        (LatencyBySizeChart.FileName, _ => true, LatencyBySizeChart.Render),
+        (PercentileChart.FileName, _ => true, PercentileChart.Render),
+        (CostChart.FileName, CostChart.Applies, CostChart.Render),
+        (ColdStartChart.FileName, ColdStartChart.Applies, ColdStartChart.Render),
+        (IsolationChart.FileName, IsolationChart.Applies, IsolationChart.Render),
+        (LoadCharts.ThroughputFileName, LoadCharts.HasClientSeries, LoadCharts.RenderThroughput),
+        (LoadCharts.LatencyFileName, LoadCharts.HasOpenLoop, LoadCharts.RenderLatency),
+    ];
 }

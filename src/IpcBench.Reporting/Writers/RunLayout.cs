@@ -12,7 +12,6 @@ public sealed class RunLayout
 
     public RunLayout(RunResults run)
     {
-        Run = run;
         CommonOptions = CaseOptions.Common(run.Cases.Select(c => c.Options));
         var rows = new List<Row>();
         foreach (var c in run.Cases)
@@ -35,8 +34,6 @@ public sealed class RunLayout
         Rows = rows;
         Sizes = _cases.Keys.Select(k => k.Size).Concat(_skipped.Keys.Select(k => k.Size)).Distinct().Order().ToList();
     }
-
-    public RunResults Run { get; }
 
     /// <summary>Options every case has ("io=sync"), or "" when they differ or there are none.</summary>
     public string CommonOptions { get; }

@@ -31,9 +31,6 @@ public static class SummaryCsv
         return csv.ToString();
     }
 
-    public static void Write(string folder, RunResults run) =>
-        File.WriteAllText(Path.Combine(folder, FileName), Render(run));
-
     private static string Optional(double? value) => value is double v ? Units.Raw(v) : "";
 
     private static void Line(StringBuilder csv, IEnumerable<string> fields) =>

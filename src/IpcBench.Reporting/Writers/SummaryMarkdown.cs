@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 using IpcBench.Reporting.Collecting;
 
 namespace IpcBench.Reporting.Writers;
@@ -14,15 +13,7 @@ public static class SummaryMarkdown
 {
     public const string FileName = "summary.md";
 
-    public static string Render(RunResults run)
-    {
-        var md = new StringBuilder($"# IpcBench run {run.Id}\n\n");
-        foreach (var section in Sections(run))
-        {
-            section.WriteMarkdown(md);
-        }
-        return md.ToString();
-    }
+    public static string Render(RunResults run) => $"# IpcBench run {run.Id}\n\n" + string.Concat(Sections(run).Select(s => s.ToMarkdown()));
 
     /// <summary>What summary.md and report.html both hold, in their order.</summary>
     internal static IReadOnlyList<ReportSection> Sections(RunResults run)

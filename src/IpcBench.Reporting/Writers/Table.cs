@@ -15,10 +15,6 @@ internal sealed class Table(params string[] header)
     /// <summary>Columns of words, left-aligned like the first.</summary>
     public IReadOnlyCollection<int> TextColumns { get; init; } = [];
 
-    public IReadOnlyList<string> Header => header;
-
-    public IReadOnlyList<string[]> Rows => _rows;
-
     public void Add(params string[] cells) => _rows.Add(cells);
 
     public void WriteTo(StringBuilder md)

@@ -15,11 +15,8 @@ public static class Units
         _ => $"{bytes} B",
     };
 
-    /// <summary>Microseconds: a decimal below 1,000 (where it is signal), none above.</summary>
     /// <summary>Microseconds: a hundredth below 1 us (the in-process baselines live there), a tenth below 1,000, whole above.</summary>
     public static string Us(double us) => us < 1 ? F(us, "0.0#") : us < 1000 ? F(us, "0.0") : F(us, "#,0");
-
-    public static string Us(double? us) => us is double v ? Us(v) : Missing;
 
     public static string Rate(double perSecond) => F(perSecond, "#,0");
 
