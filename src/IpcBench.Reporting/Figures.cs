@@ -24,7 +24,8 @@ public static class Figures
         Placement = placement,
         Count = r.Latency.Count,
         Errors = r.Errors,
-        LatencyUs = Latency(r.Latency),
+        LatencyUs = new(Us(r.Latency.MinUs), Us(r.Latency.P50Us), Us(r.Latency.P90Us), Us(r.Latency.P99Us), Us(r.Latency.P999Us), Us(r.Latency.MaxUs),
+            Us(r.Latency.MeanUs)),
         RequestsPerSecond = PerSecond(r.RequestsPerSecond),
         MegabytesPerSecond = Megabytes(r.RequestsPerSecond, size, replySize ?? size),
         ClientRequestsPerSecond = r.ClientRequestsPerSecond.Count > 1 ? r.ClientRequestsPerSecond.Select(PerSecond).ToArray() : null,
@@ -33,17 +34,9 @@ public static class Figures
         ClientCpuUsPerOp = Us(r.Cost.CpuUsPerOp),
         ServerCpuUsPerOp = r.ServerCpuUsPerOp is double s ? Us(s) : null,
         AllocatedBytesPerOp = Bytes(r.Cost.AllocatedBytesPerOp),
-        PercentilesUs = Curve(r.Curve),
-        SamplesUs = Samples(r.SamplesUs),
+        PercentilesUs = [.. r.Curve.Select(p => new PercentilePoint(p.P, Us(p.Us)))],
+        SamplesUs = [.. r.SamplesUs.Select(Us)],
     };
-
-    public static LatencyFigures Latency(LatencySummary s) =>
-        new(Us(s.MinUs), Us(s.P50Us), Us(s.P90Us), Us(s.P99Us), Us(s.P999Us), Us(s.MaxUs), Us(s.MeanUs));
-
-    public static IReadOnlyList<PercentilePoint> Curve(IEnumerable<PercentilePoint> curve) =>
-        curve.Select(p => new PercentilePoint(p.P, Us(p.Us))).ToArray();
-
-    public static IReadOnlyList<double> Samples(IEnumerable<double> samplesUs) => samplesUs.Select(Us).ToArray();
 
     public static double PerSecond(double rate) => Math.Round(rate, 1);
 

@@ -58,11 +58,33 @@ internal sealed class ChartFrame
         return new ChartFrame(svg, plot, new LogScale(min, max, plot.Bottom, plot.Top), axisTitle, label ?? LogScale.LatencyLabel, 12);
     }
 
-    /// <summary>A panel per title, two to a row, every one on the same y scale so that panels compare at a glance.</summary>
+    /// <summary>
+    /// A chart of a panel per family, two to a row, every one on the same y scale so that panels compare at a glance:
+    /// each panel's y axis, then <paramref name="draw"/> with the panel and its family. With no family, one panel that
+    /// says <paramref name="empty"/>.
+    /// </summary>
     /// <param name="key">A line under the subtitle that says what every panel's lines and markers mean.</param>
     /// <param name="legendLabels">Every label the legends will show: the legends are made wide enough for the longest.</param>
-    public static IReadOnlyList<ChartFrame> Panels(string title, string subtitle, string key, IReadOnlyList<string> panelTitles, IEnumerable<double> values,
-        IEnumerable<string> legendLabels, string axisTitle = "round-trip latency (log scale)", Func<double, string>? label = null)
+    public static string Panels(string title, string subtitle, string key, IReadOnlyList<string> families, IEnumerable<double> values,
+        IEnumerable<string> legendLabels, string empty, Action<ChartFrame, string> draw,
+        string axisTitle = "round-trip latency (log scale)", Func<double, string>? label = null)
+    {
+        var panels = Panels(title, subtitle, key, families.Count == 0 ? [""] : [.. families.Select(FamilyTitle)], values, legendLabels, axisTitle, label);
+        if (families.Count == 0)
+        {
+            panels[0].DrawYAxis();
+            panels[0].Empty(empty);
+        }
+        for (int f = 0; f < families.Count; f++)
+        {
+            panels[f].DrawYAxis();
+            draw(panels[f], families[f]);
+        }
+        return panels[0].Svg.ToString();
+    }
+
+    private static List<ChartFrame> Panels(string title, string subtitle, string key, IReadOnlyList<string> panelTitles, IEnumerable<double> values,
+        IEnumerable<string> legendLabels, string axisTitle, Func<double, string>? label)
     {
         int columns = Math.Clamp(panelTitles.Count, 1, 2);
         int rows = Math.Max(1, (panelTitles.Count + 1) / 2);

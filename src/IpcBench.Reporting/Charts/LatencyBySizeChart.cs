@@ -18,26 +18,14 @@ public static class LatencyBySizeChart
         var families = layout.Families.ToList();
         string key = "solid line, filled marker: p50 (median) · dashed line, hollow marker: p99"
             + (layout.CommonOptions.Length > 0 ? " · every case: " + layout.CommonOptions.Replace("&", ", ", StringComparison.Ordinal) : "");
-        var panels = ChartFrame.Panels("Round-trip latency by payload size", ChartFrame.Subtitle(run), key,
-            families.Count == 0 ? [""] : [.. families.Select(ChartFrame.FamilyTitle)], run.Cases.SelectMany(c => new[] { c.LatencyUs.P50, c.LatencyUs.P99 }),
-            layout.Rows.Select(r => r.Label));
-        if (families.Count == 0)
-        {
-            panels[0].DrawYAxis();
-            panels[0].Empty("no case ran");
-            return panels[0].Svg.ToString();
-        }
-        for (int f = 0; f < families.Count; f++)
-        {
-            Draw(panels[f], layout, [.. layout.Rows.Where(r => r.Family == families[f])]);
-        }
-        return panels[0].Svg.ToString();
+        return ChartFrame.Panels("Round-trip latency by payload size", ChartFrame.Subtitle(run), key, families,
+            run.Cases.SelectMany(c => new[] { c.LatencyUs.P50, c.LatencyUs.P99 }), layout.Rows.Select(r => r.Label), "no case ran",
+            (panel, family) => Draw(panel, layout, [.. layout.Rows.Where(r => r.Family == family)]));
     }
 
     private static void Draw(ChartFrame frame, RunLayout layout, IReadOnlyList<RunLayout.Row> rows)
     {
         var svg = frame.Svg;
-        frame.DrawYAxis();
         double slot = frame.Plot.Width / layout.Sizes.Count;
         double X(int column) => frame.Plot.Left + (column + 0.5) * slot;
         for (int i = 0; i < layout.Sizes.Count; i++)

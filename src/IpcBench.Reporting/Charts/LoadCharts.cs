@@ -34,25 +34,23 @@ public static class LoadCharts
         var series = Series(run, IsClosedLoad).Where(s => s.Points.Select(Clients).Distinct().Count() > 1).ToList();
         var points = series.SelectMany(s => s.Points).ToList();
         var families = series.Select(s => s.Family).Distinct().OrderBy(RunLayout.FamilyOrder).ToList();
-        var panels = ChartFrame.Panels("Requests per second by clients", ChartFrame.Subtitle(run),
-            "each line: a transport's closed-loop throughput at 1, 4 ... clients, every client's requests back to back",
-            [.. families.Select(ChartFrame.FamilyTitle)], points.Select(c => c.RequestsPerSecond), series.Select(s => s.Label),
-            "requests/s, every client together (log scale)", Units.CompactRate);
-        for (int f = 0; f < families.Count; f++)
+
+        void DrawPanel(ChartFrame frame, string family)
         {
-            var frame = panels[f];
             var x = new LogScale(Math.Max(0.8, points.Min(Clients) * 0.8), points.Max(Clients) * 1.25, frame.Plot.Left, frame.Plot.Right);
-            frame.DrawYAxis();
             foreach (double clients in points.Select(Clients).Distinct().Order())
             {
                 frame.XTick(x.Map(clients), Units.Count((long)clients));
             }
             frame.XTitle("clients (a connection and a thread each)");
-            Draw(frame, [.. series.Where(s => s.Family == families[f])], c => x.Map(Clients(c)), c => c.RequestsPerSecond,
-                c => $"{Units.Count((long)Clients(c))} clients: {Units.Rate(c.RequestsPerSecond)} requests/s, p99 {Units.Us(c.LatencyUs.P99)} us",
-                heading: false);
+            Draw(frame, [.. series.Where(s => s.Family == family)], c => x.Map(Clients(c)), c => c.RequestsPerSecond,
+                c => $"{Units.Count((long)Clients(c))} clients: {Units.Rate(c.RequestsPerSecond)} requests/s, p99 {Units.Us(c.LatencyUs.P99)} us");
         }
-        return panels[0].Svg.ToString();
+
+        return ChartFrame.Panels("Requests per second by clients", ChartFrame.Subtitle(run),
+            "each line: a transport's closed-loop throughput at 1, 4 ... clients, every client's requests back to back",
+            families, points.Select(c => c.RequestsPerSecond), series.Select(s => s.Label), "no case under load", DrawPanel,
+            "requests/s, every client together (log scale)", Units.CompactRate);
     }
 
     public static string RenderLatency(RunResults run)
@@ -72,6 +70,7 @@ public static class LoadCharts
             }
         }
         frame.XTitle("offered load, requests/s (log scale)");
+        frame.LegendHeading("transport");
         Draw(frame, series, c => x.Map(c.OfferedRate!.Value), c => c.LatencyUs.P99,
             c => $"{Units.Rate(c.OfferedRate!.Value)} requests/s offered, {Units.Rate(c.RequestsPerSecond)} achieved{(c.Sustained == false ? " (not sustained)" : "")}: p50 {Units.Us(c.LatencyUs.P50)} us, p99 {Units.Us(c.LatencyUs.P99)} us",
             p50: true);
@@ -97,12 +96,8 @@ public static class LoadCharts
         CaseOptions.Without(options, string.Join("&", CaseOptions.Parse(options).Where(kv => LoadKeys.Contains(kv.Key)).Select(kv => $"{kv.Key}={kv.Value}")));
 
     private static void Draw(ChartFrame frame, List<Line> series, Func<CaseResult, double> x, Func<CaseResult, double> y,
-        Func<CaseResult, string> tooltip, bool p50 = false, bool heading = true)
+        Func<CaseResult, string> tooltip, bool p50 = false)
     {
-        if (heading)
-        {
-            frame.LegendHeading("transport");
-        }
         for (int i = 0; i < series.Count; i++)
         {
             var style = SeriesStyle.For(i);

@@ -34,25 +34,14 @@ public static class PercentileChart
         long fewest = charted.Count == 0 ? 0 : charted.Min(r => r.Case!.Count), most = charted.Count == 0 ? 0 : charted.Max(r => r.Case!.Count);
         string key = "dashed: the last step, to the slowest request · "
             + (fewest == most ? $"{Units.Count(most)} requests per line" : $"{Units.Count(fewest)} to {Units.Count(most)} requests per line");
-        var panels = ChartFrame.Panels(title, ChartFrame.Subtitle(run), key, families.Count == 0 ? [""] : [.. families.Select(ChartFrame.FamilyTitle)],
-            charted.SelectMany(r => r.Case!.PercentilesUs.Select(p => p.Us)), charted.Select(r => r.Row.Label));
-        if (families.Count == 0)
-        {
-            panels[0].DrawYAxis();
-            panels[0].Empty("no latency curve in this run");
-            return panels[0].Svg.ToString();
-        }
-        for (int f = 0; f < families.Count; f++)
-        {
-            Draw(panels[f], [.. charted.Where(r => r.Row.Family == families[f]).Select(r => (r.Row, r.Case!))]);
-        }
-        return panels[0].Svg.ToString();
+        return ChartFrame.Panels(title, ChartFrame.Subtitle(run), key, families, charted.SelectMany(r => r.Case!.PercentilesUs.Select(p => p.Us)),
+            charted.Select(r => r.Row.Label), "no latency curve in this run",
+            (panel, family) => Draw(panel, [.. charted.Where(r => r.Row.Family == family).Select(r => (r.Row, r.Case!))]));
     }
 
     private static void Draw(ChartFrame frame, IReadOnlyList<(RunLayout.Row Row, CaseResult Case)> lines)
     {
         var svg = frame.Svg;
-        frame.DrawYAxis();
         var x = new LogScale(1, MaxPosition, frame.Plot.Left, frame.Plot.Right);
         foreach (var (p, label) in Ticks)
         {
