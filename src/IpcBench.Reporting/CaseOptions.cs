@@ -59,9 +59,6 @@ public static class CaseOptions
     /// <summary>The isolation a case names ("netns", "docker-bridge"), or null for a server run beside its client.</summary>
     public static string? Isolation(string options) => Parse(options).FirstOrDefault(kv => kv.Key == Isolations.OptionName).Value;
 
-    /// <summary>Whether the case is a cold start (<see cref="ConnectScenario"/>).</summary>
-    public static bool IsConnect(string options) => Parse(options).Contains(new("scenario", "connect"));
-
     /// <summary>The options that put a case under load: several clients or requests in flight, an offered rate.</summary>
     private static readonly string[] LoadKeys = ["clients", "client_processes", "in_flight", "rate"];
 

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Runtime.InteropServices;
 using IpcBench.Cli.Parsing;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
@@ -28,16 +27,16 @@ internal static class ServeCommand
             READY <uri>, once it accepts connections; diagnostics go to stderr.
             """) { transport, address, cpu, parentPid, replySize, waitForDependencies };
         flags.AddTo(command);
-        command.SetAction((parsed, _) => RunAsync(TransportArgument.Resolve(parsed.GetValue(transport)!), parsed, flags,
+        command.SetAction((parsed, ct) => RunAsync(TransportArgument.Resolve(parsed.GetValue(transport)!), parsed, flags,
             parsed.GetValue(address), parsed.GetValue(cpu), parsed.GetValue(parentPid), parsed.GetValue(waitForDependencies),
-            parsed.GetValue(replySize)));
+            parsed.GetValue(replySize), ct));
         return command;
     }
 
     private static async Task<int> RunAsync(Core.ITransport transport, ParseResult parsed, TransportOptionFlags flags, Uri? address,
-        int cpu, int parentPid, TimeSpan patience, int? replySize)
+        int cpu, int parentPid, TimeSpan patience, int? replySize, CancellationToken ct)
     {
-        if (await ServerWait.UnsupportedReasonAsync(transport, patience, CancellationToken.None) is { } reason)
+        if (await ServerWait.UnsupportedReasonAsync(transport, patience, ct) is { } reason)
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
         }
@@ -56,14 +55,9 @@ internal static class ServeCommand
             CpuAffinity.PinCurrentProcess(cpu);
         }
 
-        using var stop = new CancellationTokenSource();
-        using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
-        using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-        void Stop(PosixSignalContext context)
-        {
-            context.Cancel = true; // shut down cleanly: the server removes its files
-            stop.Cancel();
-        }
+        // System.CommandLine cancels ct on SIGTERM and SIGINT (and keeps the process alive meanwhile): the server then
+        // stops and removes its files. A second handler of our own would race with its one.
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
 
         await using var server = await transport.StartServerAsync(bind, ServerStats.For(replySize), stop.Token);
         Console.Out.WriteLine($"READY {server.Address}");

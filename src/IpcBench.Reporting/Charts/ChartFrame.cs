@@ -138,6 +138,19 @@ internal sealed class ChartFrame
         Svg.Text(x, Plot.Bottom + 19, label, size: _fontSize, anchor: "middle");
     }
 
+    /// <summary>A log-scale x axis over <paramref name="values"/>: its labelled ticks and its title.</summary>
+    public LogScale LogXAxis(IEnumerable<double> values, Func<double, string> label, string title)
+    {
+        var (lo, hi) = LogScale.NiceBounds(values);
+        var x = new LogScale(lo, hi, Plot.Left, Plot.Right);
+        foreach (var (value, _, labelled) in x.Ticks().Where(t => t.Labelled))
+        {
+            XTick(x.Map(value), label(value));
+        }
+        XTitle(title);
+        return x;
+    }
+
     public void XTitle(string title) => Svg.Text((Plot.Left + Plot.Right) / 2, Plot.Bottom + 42, title, size: _fontSize, anchor: "middle", fill: Svg.Muted);
 
     public void LegendHeading(string text)

@@ -32,16 +32,7 @@ public static class CostChart
         var frame = ChartFrame.Single($"Latency against CPU per request{at}", ChartFrame.Subtitle(run), points.Select(p => p.Case.LatencyUs.P50),
             "p50 round-trip latency (log scale)");
         frame.DrawYAxis();
-        var (lo, hi) = LogScale.NiceBounds(points.Select(p => p.Cpu));
-        var x = new LogScale(lo, hi, frame.Plot.Left, frame.Plot.Right);
-        foreach (var (value, _, labelled) in x.Ticks())
-        {
-            if (labelled)
-            {
-                frame.XTick(x.Map(value), LogScale.LatencyLabel(value));
-            }
-        }
-        frame.XTitle("CPU time per request, client + server (log scale)");
+        var x = frame.LogXAxis(points.Select(p => p.Cpu), LogScale.LatencyLabel, "CPU time per request, client + server (log scale)");
 
         var labels = new LabelPlacer(frame.Plot);
         var ordered = points.OrderBy(p => p.Case.LatencyUs.P50).ToList();

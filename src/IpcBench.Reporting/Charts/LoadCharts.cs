@@ -58,18 +58,8 @@ public static class LoadCharts
         var series = Series(run, IsOpenLoop).ToList();
         var frame = ChartFrame.Single("Latency by offered load (open loop)", ChartFrame.Subtitle(run),
             series.SelectMany(s => s.Points.SelectMany(c => new[] { c.LatencyUs.P50, c.LatencyUs.P99 })));
-        var rates = series.SelectMany(s => s.Points).Select(c => c.OfferedRate!.Value).ToList();
-        var (lo, hi) = LogScale.NiceBounds(rates);
-        var x = new LogScale(lo, hi, frame.Plot.Left, frame.Plot.Right);
         frame.DrawYAxis();
-        foreach (var (value, _, labelled) in x.Ticks())
-        {
-            if (labelled)
-            {
-                frame.XTick(x.Map(value), Units.Rate(value));
-            }
-        }
-        frame.XTitle("offered load, requests/s (log scale)");
+        var x = frame.LogXAxis(series.SelectMany(s => s.Points).Select(c => c.OfferedRate!.Value), Units.Rate, "offered load, requests/s (log scale)");
         frame.LegendHeading("transport");
         Draw(frame, series, c => x.Map(c.OfferedRate!.Value), c => c.LatencyUs.P99,
             c => $"{Units.Rate(c.OfferedRate!.Value)} requests/s offered, {Units.Rate(c.RequestsPerSecond)} achieved{(c.Sustained == false ? " (not sustained)" : "")}: p50 {Units.Us(c.LatencyUs.P50)} us, p99 {Units.Us(c.LatencyUs.P99)} us",

@@ -66,7 +66,7 @@ public static class PingOutput
         Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
     };
 
-    private static bool IsConnect(CaseResult c) => CaseOptions.IsConnect(c.Options);
+    private static bool IsConnect(CaseResult c) => CaseOptions.Kind(c.Options) == CaseKind.ColdStart;
 
     /// <summary>The requests asked for: those measured and those lost.</summary>
     private static long Asked(CaseResult c) => c.Count + c.Errors;
