@@ -55,8 +55,8 @@ internal static class ServeCommand
             CpuAffinity.PinCurrentProcess(cpu);
         }
 
-        // System.CommandLine cancels ct on SIGTERM and SIGINT (and keeps the process alive meanwhile): the server then
-        // stops and removes its files. A second handler of our own would race with its one.
+        // System.CommandLine cancels ct on SIGTERM and SIGINT and keeps the process alive meanwhile (up to its
+        // ProcessTerminationTimeout): the server then stops and removes its files. It is the one handler of those signals.
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
 
         await using var server = await transport.StartServerAsync(bind, ServerStats.For(replySize), stop.Token);
