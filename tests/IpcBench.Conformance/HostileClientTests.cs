@@ -50,7 +50,10 @@ public class HostileClientTests(ITestOutputHelper output)
             return;
         }
         await using var server = await TestServer.StartAsync(transport);
-        var good = await server.ConnectAsync();
+        // A datagram transport may lose a request or reply while the flood fills socket buffers (loss is what it does
+        // then), so there a lost one costs a short timeout and most, not all, must be answered.
+        bool lossy = !server.Transport.Capabilities.Has(TransportFeatures.Reliable);
+        var good = await server.ConnectAsync(timeout: lossy ? "1s" : "5s");
         var exchange = new Exchange(good, 100);
         Assert.True(await exchange.SendAsync(false, default) >= 0);
         int pid = server.Process.ProcessId;
@@ -81,10 +84,7 @@ public class HostileClientTests(ITestOutputHelper output)
                     }
                 }
                 // While they are connected: the well-formed client is served, every reply checked.
-                for (int i = 0; i < 20; i++)
-                {
-                    Assert.True(await exchange.SendAsync(false, default) >= 0);
-                }
+                await AssertServedAsync(exchange, lossy);
                 await slowSending;
             }
             foreach (var endpoint in exposure.Bound)
@@ -94,10 +94,7 @@ public class HostileClientTests(ITestOutputHelper output)
                 {
                     await udp.SendToAsync(Garbage(random, random.Next(0, 2000)), SocketFlags.None, endpoint);
                 }
-                for (int i = 0; i < 20; i++)
-                {
-                    Assert.True(await exchange.SendAsync(false, default) >= 0);
-                }
+                await AssertServedAsync(exchange, lossy);
             }
             Assert.False(server.Process.HasExited, server.Process.RecentErrors);
         }
@@ -114,8 +111,22 @@ public class HostileClientTests(ITestOutputHelper output)
 
         // Afterwards, a new client is served as usual.
         await using var fresh = await server.ConnectOnceFreeAsync();
-        Assert.True(await new Exchange(fresh, 1000).SendAsync(false, default) >= 0);
+        await AssertServedAsync(new Exchange(fresh, 1000), lossy, count: 4);
         Assert.False(server.Process.HasExited);
+    }
+
+    /// <summary>Sends <paramref name="count"/> requests: every one answered (replies checked), or three in four on a lossy transport.</summary>
+    private static async Task AssertServedAsync(Exchange exchange, bool lossy, int count = 20)
+    {
+        int answered = 0;
+        for (int i = 0; i < count; i++)
+        {
+            if (await exchange.SendAsync(lossy, default) >= 0)
+            {
+                answered++;
+            }
+        }
+        Assert.True(answered >= (lossy ? count * 3 / 4 : count), $"{answered} of {count} requests answered");
     }
 
     [Theory]
