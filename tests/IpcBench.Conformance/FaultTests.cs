@@ -32,7 +32,8 @@ public class FaultTests
             }
             await ClientFailure.WithinSecondsAsync(exchange);
             using var exited = new CancellationTokenSource(TimeSpan.FromSeconds(10));
-            Assert.Equal(0, await server.Process.WaitForExitAsync(exited.Token)); // a clean stop, not a crash
+            int code = await server.Process.WaitForExitAsync(exited.Token);
+            Assert.True(code == 0, $"exit code {code}, not a clean stop; the server's last stderr lines: {server.Process.RecentErrors}");
         }
         finally
         {

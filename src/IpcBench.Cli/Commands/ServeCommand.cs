@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.Runtime.InteropServices;
 using IpcBench.Cli.Parsing;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
@@ -27,16 +28,16 @@ internal static class ServeCommand
             READY <uri>, once it accepts connections; diagnostics go to stderr.
             """) { transport, address, cpu, parentPid, replySize, waitForDependencies };
         flags.AddTo(command);
-        command.SetAction((parsed, ct) => RunAsync(TransportArgument.Resolve(parsed.GetValue(transport)!), parsed, flags,
+        command.SetAction((parsed, _) => RunAsync(TransportArgument.Resolve(parsed.GetValue(transport)!), parsed, flags,
             parsed.GetValue(address), parsed.GetValue(cpu), parsed.GetValue(parentPid), parsed.GetValue(waitForDependencies),
-            parsed.GetValue(replySize), ct));
+            parsed.GetValue(replySize)));
         return command;
     }
 
     private static async Task<int> RunAsync(Core.ITransport transport, ParseResult parsed, TransportOptionFlags flags, Uri? address,
-        int cpu, int parentPid, TimeSpan patience, int? replySize, CancellationToken ct)
+        int cpu, int parentPid, TimeSpan patience, int? replySize)
     {
-        if (await ServerWait.UnsupportedReasonAsync(transport, patience, ct) is { } reason)
+        if (await ServerWait.UnsupportedReasonAsync(transport, patience, CancellationToken.None) is { } reason)
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
         }
@@ -55,9 +56,14 @@ internal static class ServeCommand
             CpuAffinity.PinCurrentProcess(cpu);
         }
 
-        // System.CommandLine cancels ct on SIGTERM and SIGINT and keeps the process alive meanwhile (up to its
-        // ProcessTerminationTimeout): the server then stops and removes its files. It is the one handler of those signals.
-        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        using var stop = new CancellationTokenSource();
+        using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+        using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
+        void Stop(PosixSignalContext context)
+        {
+            context.Cancel = true; // shut down cleanly: the server removes its files
+            stop.Cancel();
+        }
 
         await using var server = await transport.StartServerAsync(bind, ServerStats.For(replySize), stop.Token);
         Console.Out.WriteLine($"READY {server.Address}");
