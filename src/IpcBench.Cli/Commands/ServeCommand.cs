@@ -34,6 +34,9 @@ internal static class ServeCommand
         return command;
     }
 
+    /// <summary>serve's SIGTERM and SIGINT handlers, kept for the life of the process.</summary>
+    private static PosixSignalRegistration[] _signals = [];
+
     private static async Task<int> RunAsync(Core.ITransport transport, ParseResult parsed, TransportOptionFlags flags, Uri? address,
         int cpu, int parentPid, TimeSpan patience, int? replySize)
     {
@@ -56,9 +59,11 @@ internal static class ServeCommand
             CpuAffinity.PinCurrentProcess(cpu);
         }
 
-        using var stop = new CancellationTokenSource();
-        using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
-        using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
+        // The handlers stay for the rest of the process, not just this method: a SIGTERM that arrives once the server is
+        // already stopping (a second one, or the first while another cause ends it) must not meet the default action,
+        // which ends the process with 143 before it has removed its files.
+        var stop = new CancellationTokenSource();
+        _signals = [PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop), PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop)];
         void Stop(PosixSignalContext context)
         {
             context.Cancel = true; // shut down cleanly: the server removes its files
