@@ -69,6 +69,44 @@ public sealed record RunEnvironment
 
     /// <summary>Every option that shaped the run, by name.</summary>
     public required IReadOnlyDictionary<string, string> Options { get; init; }
+
+    /// <summary>What waking a sleeping thread cost on this machine during the run (null: a run from before it was measured).</summary>
+    public WakeUpFigures? WakeUp { get; init; }
+}
+
+/// <summary>
+/// How this machine hands the turn to a sleeping thread, one way, in microseconds (<see cref="Core.Hosting.WakeUpProbe"/>),
+/// and the idle settings behind it. A blocking transport's round trip pays two hand-offs: on one CPU (placement
+/// same-core) a context switch each, across CPUs (none, cross-core) a wake-up of the other CPU each, whose cost depends
+/// on whether that CPU was idle. A figure is null where it could not be measured (not Linux, one CPU).
+/// </summary>
+public sealed record WakeUpFigures
+{
+    /// <summary>Both threads on one CPU: a context switch, no CPU woken.</summary>
+    public double? OneCpuUs { get; init; }
+
+    /// <summary>Across CPUs, with nothing else running: the other CPU went idle and is woken.</summary>
+    public double? CrossCpuIdleUs { get; init; }
+
+    /// <summary>Across CPUs, each kept awake by a SCHED_IDLE busy loop (what idle=poll or a latency profile does).</summary>
+    public double? CrossCpuAwakeUs { get; init; }
+
+    /// <summary>The cpuidle driver ("haltpoll", "intel_idle", "none": the architecture's halt) and governor ("menu", "haltpoll").</summary>
+    public string? CpuidleDriver { get; init; }
+
+    public string? CpuidleGovernor { get; init; }
+
+    /// <summary>haltpoll's settings where its module is there: "guest_halt_poll_ns=200000, guest_halt_poll_grow=2 ...".</summary>
+    public string? Haltpoll { get; init; }
+
+    /// <summary>
+    /// How much a round trip across CPUs can move with how the machine idles: two hand-offs at the dearer of idle and
+    /// kept awake, less two on one CPU (null: not measured). Differences under it between cases that cross CPUs rank nothing.
+    /// </summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public double? RoundTripSwingUs =>
+        OneCpuUs is double one && CrossCpuIdleUs is double idle && CrossCpuAwakeUs is double awake
+            ? 2 * (Math.Max(idle, awake) - one) : null;
 }
 
 /// <summary>One transport, with its options, at one payload size.</summary>

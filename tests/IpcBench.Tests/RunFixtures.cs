@@ -26,6 +26,15 @@ internal static class RunFixtures
             ["IPCBENCH_TRANSPORTS"] = "tcp,mmf?wait=spin,udp,zmq-libzmq",
             ["job"] = "short",
         },
+        WakeUp = new WakeUpFigures
+        {
+            OneCpuUs = 2.1,
+            CrossCpuIdleUs = 24.8,
+            CrossCpuAwakeUs = 6.2,
+            CpuidleDriver = "haltpoll",
+            CpuidleGovernor = "haltpoll",
+            Haltpoll = "guest_halt_poll_ns=200000",
+        },
     };
 
     /// <summary>

@@ -64,6 +64,18 @@ public static partial class CpuAffinity
         }
     }
 
+    /// <summary>Pins the calling thread alone to <paramref name="cpu"/> (Linux; elsewhere false): the wake-up probe's threads.</summary>
+    public static bool TryPinCurrentThread(int cpu)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return false;
+        }
+        var mask = new ulong[MaskWords];
+        mask[cpu / 64] = 1UL << (cpu % 64);
+        return SchedSetAffinity(0, MaskWords * sizeof(ulong), mask) == 0; // 0: the calling thread
+    }
+
     [LibraryImport("libc", EntryPoint = "sched_setaffinity", SetLastError = true)]
     private static partial int SchedSetAffinity(int pid, nint size, ulong[] mask);
 

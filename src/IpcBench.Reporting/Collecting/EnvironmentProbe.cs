@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using IpcBench.Core.Hosting;
 
 namespace IpcBench.Reporting.Collecting;
 
@@ -24,8 +25,31 @@ public static class EnvironmentProbe
             IsolationEvidence = evidence,
             Placement = placement,
             Options = new SortedDictionary<string, string>(options.ToDictionary(), StringComparer.Ordinal),
+            WakeUp = WakeUp(),
         };
     }
+
+    /// <summary>What waking a sleeping thread costs here now (<see cref="WakeUpProbe"/>), with the idle settings behind it.</summary>
+    public static WakeUpFigures WakeUp()
+    {
+        const string cpuidle = "/sys/devices/system/cpu/cpuidle/";
+        const string haltpoll = "/sys/module/haltpoll/parameters";
+        var cost = WakeUpProbe.Measure();
+        string? haltpollSettings = OrNull(() => Directory.Exists(haltpoll)
+            ? string.Join(", ", Directory.GetFiles(haltpoll).Order(StringComparer.Ordinal).Select(f => $"{Path.GetFileName(f)}={FirstLine(f)}"))
+            : null);
+        return new WakeUpFigures
+        {
+            OneCpuUs = Round(cost?.OneCpuUs),
+            CrossCpuIdleUs = Round(cost?.CrossCpuIdleUs),
+            CrossCpuAwakeUs = Round(cost?.CrossCpuAwakeUs),
+            CpuidleDriver = FirstLine(cpuidle + "current_driver"),
+            CpuidleGovernor = FirstLine(cpuidle + "current_governor_ro") ?? FirstLine(cpuidle + "current_governor"),
+            Haltpoll = haltpollSettings is { Length: > 0 } ? haltpollSettings : null,
+        };
+    }
+
+    private static double? Round(double? us) => us is double v ? Math.Round(v, 2) : null;
 
     public static string? Kernel() =>
         FirstLine("/proc/sys/kernel/osrelease") ?? (OperatingSystem.IsWindows() ? null : Tool.Output(null, "uname", "-r"));

@@ -34,6 +34,7 @@ public static class EnvironmentMarkdown
                 $"isolation: {env.Isolation}{(env.IsolationEvidence is { } why ? $" ({why})" : "")}",
                 $"placement: {env.Placement}",
             ]),
+            WakeUpText.Section(env.WakeUp),
             env.Options.Count == 0
                 ? new("Options", [], After: ["None recorded."])
                 : new("Options", [.. env.Options.OrderBy(o => o.Key, StringComparer.Ordinal).Select(o => $"{o.Key}: {(o.Value.Length == 0 ? "(empty)" : o.Value)}")]),

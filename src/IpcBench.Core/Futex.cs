@@ -1,12 +1,12 @@
 using System.Runtime.InteropServices;
 
-namespace IpcBench.Transports.SharedMemory;
+namespace IpcBench.Core;
 
 /// <summary>
-/// Linux futexes on a word of the shared mapping. Not FUTEX_PRIVATE: the waiter and the waker are
-/// different processes, so the kernel must key the wait on the physical page, not on the mm.
+/// Linux futexes: mmf's waits on a word of its shared mapping, and the environment probe's wake-ups. Not FUTEX_PRIVATE:
+/// mmf's waiter and waker are different processes, so the kernel must key the wait on the physical page, not on the mm.
 /// </summary>
-internal static unsafe partial class Futex
+public static unsafe partial class Futex
 {
     private const int FutexWait = 0;
     private const int FutexWake = 1;
