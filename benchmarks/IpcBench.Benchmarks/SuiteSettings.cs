@@ -75,7 +75,11 @@ public static class SuiteSettings
         .Select(s => MessageSizes.Parse(s, Core.Framing.LengthPrefix.DefaultMaxPayload)
             ?? throw new ArgumentException($"{SizesVariable}: '{s}' is not a size such as 1, 1KB or 100KB, nor a request:reply pair such as 16:64KB"));
 
-    public static Placement Placement => Placements.Parse(Env(PlacementVariable) ?? "none");
+    /// <summary>
+    /// Where client and server run (IPCBENCH_PLACEMENT), same-core by default: taking turns on one CPU, no round trip waits
+    /// for a CPU to wake, so the figures and their ranking hold however the machine idles.
+    /// </summary>
+    public static Placement Placement => Placements.Parse(Env(PlacementVariable) ?? "same-core");
 
     public static string? LatencyDirectory => Env(LatencyDirVariable);
 

@@ -119,6 +119,18 @@ public class CliTests
     }
 
     [Fact]
+    public async Task Ping_runs_a_spinning_transport_cross_core_unless_told_otherwise()
+    {
+        if (IpcBench.Core.Hosting.CpuAffinity.UsableCpus().Count < 2)
+        {
+            return; // nothing to place on
+        }
+        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "mmf", "--wait", "spin", "--count", "200", "--warmup", "20", "--no-results");
+        Assert.True(exit == 0, stderr);
+        Assert.Contains("placement cross-core", stdout); // spinning on one CPU, each side would wait out the other's time slice
+    }
+
+    [Fact]
     public async Task Ping_measures_and_writes_the_json_fields()
     {
         string json = Path.Combine(Path.GetTempPath(), $"ipcbench-test-{Guid.NewGuid():N}.json");
@@ -126,7 +138,7 @@ public class CliTests
         try
         {
             var (exit, stdout, stderr) = await RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
-                "ping", "--transport", "tcp", "--size", "1KB", "--count", "500", "--warmup", "50", "--placement", "same-core", "--json", json);
+                "ping", "--transport", "tcp", "--size", "1KB", "--count", "500", "--warmup", "50", "--json", json); // same-core: the default
             Assert.True(exit == 0, stderr);
             Assert.Contains("p99.9", stdout);
             Assert.Contains("placement same-core", stdout);
@@ -155,6 +167,11 @@ public class CliTests
             var single = Assert.Single(run.Cases);
             Assert.Equal(("tcp", "io=sync", 1024, 500L), (single.Transport, single.Options, single.Size, single.Count));
             Assert.Equal(500, single.SamplesUs.Count);
+            Assert.Equal("same-core", single.Placement);
+            // The machine's wake-ups, measured with the run.
+            var wakeUp = Assert.IsType<IpcBench.Reporting.WakeUpFigures>(run.Environment.WakeUp);
+            Assert.Equal(OperatingSystem.IsLinux(), wakeUp.OneCpuUs > 0);
+            Assert.Contains("## Wake-ups", await File.ReadAllTextAsync(Path.Combine(folder, "env.md")));
             foreach (string file in new[] { "summary.md", "summary.csv", "env.md", "latency-by-size.svg", "percentiles.svg" })
             {
                 Assert.True(File.Exists(Path.Combine(folder, file)), $"missing {file}");

@@ -33,8 +33,11 @@ internal sealed class PingCommand
     private readonly Option<double> _rate = Options.Rate("--rate",
         "open loop: requests per second over every client, sent on a fixed schedule and timed from when each was due, so that stalls show");
     private readonly Option<string> _placement = Options.Choice("--placement",
-        "none: the OS decides; same-core: client and server pinned to one CPU; cross-core: pinned to two different CPUs",
-        "none", "none", "same-core", "cross-core");
+        "same-core: client and server pinned to one CPU, taking turns, so that no round trip waits for a CPU to wake and the "
+        + "figures do not move with how the machine idles; cross-core: pinned to two CPUs, each round trip wakes the other one "
+        + "twice (env.md gives the cost); none: the OS decides. Default: same-core, but none with --server (its CPU is not ours) "
+        + "and cross-core with an option that needs a CPU per side (mmf's wait=spin)",
+        "same-core", "none", "same-core", "cross-core");
     private readonly Option<string> _scenario = Options.Choice("--scenario",
         "steady: one connection, timed round trips; connect: each request on a new connection, connect + request + close timed as one",
         "steady", "steady", "connect");
@@ -89,7 +92,6 @@ internal sealed class PingCommand
         var started = DateTimeOffset.UtcNow;
         var transport = TransportArgument.Resolve(parsed.GetValue(_transport)!);
         int size = parsed.GetValue(_size);
-        var placement = Placements.Parse(parsed.GetValue(_placement)!);
         bool connectScenario = parsed.GetValue(_scenario) == "connect";
         var remote = parsed.GetValue(_server) ?? (Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } env
             ? Uri.TryCreate(env, UriKind.Absolute, out var uri) ? uri : throw new UsageException($"{ServerVariable} must be an absolute URI, not '{env}'")
@@ -99,6 +101,9 @@ internal sealed class PingCommand
             throw new UsageException($"--server {remote} is not a {transport.Name}:// address");
         }
         var options = _flags.Parse(parsed, transport, remote);
+        var placement = parsed.GetResult(_placement) is { Implicit: false }
+            ? Placements.Parse(parsed.GetValue(_placement)!)
+            : DefaultPlacement(transport, options, remote);
         var isolation = Isolations.Parse(parsed.GetValue(_isolation)!)!.Value;
         if (isolation != Isolation.None && remote is not null)
         {
@@ -275,6 +280,17 @@ internal sealed class PingCommand
         yield return "--placement"; yield return "none"; // each inherits this process's CPU affinity
         yield return "--no-results";
     }
+
+    /// <summary>
+    /// Same-core, the one placement whose round trips wait for no CPU to wake, so that its figures hold however the machine
+    /// idles (a cross-CPU wake-up costs from a few to tens of microseconds on a VM, with whether the CPU was idle); none for a
+    /// --server, whose CPU is not ours to pin; cross-core where a given option needs a CPU per side (its same-core advice).
+    /// </summary>
+    private static Placement DefaultPlacement(ITransport transport, OptionValues options, Uri? remote) =>
+        remote is not null ? Placement.None
+        : OptionValues.Of(transport).Any(o => options.IsGiven(o) && o.SameCoreAdvice.ContainsKey(options[o]))
+          && CpuAffinity.UsableCpus().Count > 1 ? Placement.CrossCore
+        : Placement.SameCore;
 
     /// <summary>The loop the options ask for; a load the cold-start scenario cannot run is a usage error.</summary>
     private LoopOptions Loop(ParseResult parsed, int size, ITransport transport, bool connectScenario)

@@ -24,6 +24,12 @@ public static class Comparability
     /// <summary>Every key <see cref="Differences"/> may name besides case options.</summary>
     public static readonly IReadOnlyList<string> RunKeys = [Placement, Isolation, Machine, Runtime];
 
+    /// <summary>
+    /// Keys no --allow-different allows: a round trip across CPUs pays wake-ups of the other CPU that one on one CPU does
+    /// not, whose cost is the machine's (env.md's wake-ups), so a case at one placement is never a case at another.
+    /// </summary>
+    public static readonly IReadOnlyList<string> NeverAllowed = [Placement];
+
     public static IReadOnlyList<Difference> Differences(RunResults baseline, RunResults current)
     {
         var (b, c) = (baseline.Environment, current.Environment);

@@ -28,8 +28,8 @@ public sealed class NotComparableException(IReadOnlyList<Difference> differences
 }
 
 /// <summary>
-/// Two runs, case by case, matched on their full identity: transport, options (the load's and scenario's among them) and
-/// size; refused when the runs differ in a setting that moves every figure, unless that difference is allowed. A case is slower only when
+/// Two runs, case by case, matched on their full identity: transport, options (the load's and scenario's among them),
+/// size and placement; refused when the runs differ in a setting that moves every figure, unless that difference is allowed. A case is slower only when
 /// both hold: its median got worse by more than the threshold, and a Mann-Whitney U test on the
 /// two runs' per-request samples says the difference is no accident (p &lt; alpha). The first
 /// alone flags noise on a busy machine; the second alone flags differences too small to matter.
@@ -44,7 +44,7 @@ public sealed record RunComparison(
     public bool AnySlower => Cases.Any(c => c.Verdict == Verdict.Slower);
 
     /// <param name="threshold">The relative change of the median that matters, e.g. 0.10 for 10%.</param>
-    /// <param name="allowDifferent">Keys of <see cref="Comparability.Differences"/> that may differ ("placement", "io" ...).</param>
+    /// <param name="allowDifferent">Keys of <see cref="Comparability.Differences"/> that may differ ("isolation", "io" ...; never placement).</param>
     /// <exception cref="NotComparableException">The runs differ in a setting <paramref name="allowDifferent"/> does not name.</exception>
     /// <exception cref="IncomparableRunsException">The runs have no case in common.</exception>
     public static RunComparison Compare(RunResults baseline, RunResults current, double threshold, double alpha = DefaultAlpha,
@@ -52,7 +52,7 @@ public sealed record RunComparison(
     {
         ArgumentOutOfRangeException.ThrowIfNegative(threshold);
         var differences = Comparability.Differences(baseline, current);
-        var refused = differences.Where(d => allowDifferent?.Contains(d.Key) != true).ToList();
+        var refused = differences.Where(d => allowDifferent?.Contains(d.Key) != true || Comparability.NeverAllowed.Contains(d.Key)).ToList();
         if (refused.Count > 0)
         {
             throw new NotComparableException(refused);
@@ -86,13 +86,16 @@ public sealed record RunComparison(
     private static double Change(double baseline, double current) =>
         baseline > 0 ? (current - baseline) / baseline : current == baseline ? 0 : double.PositiveInfinity;
 
-    /// <summary>Cases by their identity; options in one spelling so that "wait=spin&amp;io=sync" matches "io=sync&amp;wait=spin".</summary>
-    private static Dictionary<(string Transport, string Options, int Size), CaseResult> Index(RunResults run) =>
-        run.Cases.GroupBy(c => (c.Transport, CaseOptions.Normalize(c.Options), c.Size)).ToDictionary(g => g.Key, g => g.First());
+    /// <summary>
+    /// Cases by their identity, placement included (a case across CPUs pays wake-ups one on one CPU does not); options in
+    /// one spelling so that "wait=spin&amp;io=sync" matches "io=sync&amp;wait=spin".
+    /// </summary>
+    private static Dictionary<(string Transport, string Options, int Size, string Placement), CaseResult> Index(RunResults run) =>
+        run.Cases.GroupBy(c => (c.Transport, CaseOptions.Normalize(c.Options), c.Size, c.Placement)).ToDictionary(g => g.Key, g => g.First());
 
-    private static string Describe(IEnumerable<(string Transport, string Options, int Size)> keys)
+    private static string Describe(IEnumerable<(string Transport, string Options, int Size, string Placement)> keys)
     {
-        var list = keys.Select(k => $"{k.Transport}{(k.Options.Length > 0 ? "?" + k.Options : "")} {Units.Size(k.Size)}").ToList();
+        var list = keys.Select(k => $"{k.Transport}{(k.Options.Length > 0 ? "?" + k.Options : "")} {Units.Size(k.Size)} {k.Placement}").ToList();
         return list.Count == 0 ? "no cases" : string.Join(", ", list.Take(6)) + (list.Count > 6 ? ", ..." : "");
     }
 }
