@@ -143,9 +143,9 @@ public sealed class CompareTests : IDisposable
         Assert.Equal(("placement", "same-core", "none"), (d.Key, d.Baseline, d.Current));
         Assert.Equal(2, Compare(Save(baseline), Save(current)));
 
-        string md = ComparisonMarkdown.Render(RunComparison.Compare(baseline, current, 0.10, allowDifferent: ["placement"]));
-        Assert.Contains("- note: placement differs (baseline same-core, current none), allowed by --allow-different", md);
-        Assert.Equal(0, Compare(Save(baseline), Save(current), "--allow-different", "placement"));
+        // Never allowed: a round trip across CPUs pays the machine's wake-ups, one on one CPU does not.
+        Assert.Throws<NotComparableException>(() => RunComparison.Compare(baseline, current, 0.10, allowDifferent: ["placement"]));
+        Assert.Equal(2, Compare(Save(baseline), Save(current), "--allow-different", "placement"));
     }
 
     [Fact]
@@ -207,6 +207,37 @@ public sealed class CompareTests : IDisposable
     {
         Assert.Null(CompareCommand.ParseThreshold(text));
         Assert.Equal(2, Compare("a", "b", "--threshold", text));
+    }
+
+    [Fact]
+    public void Folders_of_rounds_are_pooled_each_case_its_fastest_round_with_every_rounds_samples()
+    {
+        // Rounds of an A/B gate: three of A, three of B; B's one odd round (a stall) is not its fastest.
+        double[][] a = [RunFixtures.Latencies(15, seed: 31), RunFixtures.Latencies(15.5, seed: 32), RunFixtures.Latencies(14.5, seed: 33)];
+        double[][] b = [RunFixtures.Latencies(15, seed: 34), RunFixtures.Latencies(40, seed: 35), RunFixtures.Latencies(15.2, seed: 36)];
+        string Rounds(string side, double[][] rounds)
+        {
+            string folder = Path.Combine(_dir, side);
+            foreach (var (samples, i) in rounds.Select((s, i) => (s, i)))
+            {
+                RunFixtures.Save(Path.Combine(folder, $"round{i}"), Run($"{side}{i}", Tcp(samples)));
+            }
+            return folder;
+        }
+        string before = Rounds("a", a), after = Rounds("b", b);
+
+        var pooled = RunPool.Read(after);
+        var tcp = Assert.Single(pooled.Cases);
+        Assert.Equal(b.Sum(r => r.Length), tcp.SamplesUs.Count);
+        Assert.Equal(b.Min(r => RunFixtures.FromSamples("tcp", 1, r).LatencyUs.P50), tcp.LatencyUs.P50);
+        Assert.Equal(3 * 50_000, tcp.Count);
+        Assert.Equal(0, Compare(before, after));
+
+        // A round measured at another placement is not a round of the same cases.
+        RunFixtures.Save(Path.Combine(after, "round9"), Run("b9", Tcp(b[0]) with { Placement = "none" })
+            with { Environment = RunFixtures.Environment("none") });
+        Assert.Throws<NotComparableException>(() => RunPool.Read(after));
+        Assert.Equal(2, Compare(before, after));
     }
 
     /// <summary><c>ipcbench compare ARGS</c>, in this process: its exit code.</summary>

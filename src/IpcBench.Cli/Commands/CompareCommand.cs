@@ -12,26 +12,32 @@ internal static class CompareCommand
 
     public static Command Create()
     {
-        var baseline = new Argument<string>("BASELINE") { Description = "a run folder (results/20261122-005250-bench) or a results.json" };
+        var baseline = new Argument<string>("BASELINE")
+        {
+            Description = "a run folder (results/20261122-005250-bench), a results.json, or a folder of run folders: rounds of the same cases, pooled (benchmarks/ab.sh)",
+        };
         var current = new Argument<string>("CURRENT") { Description = "the run to judge against BASELINE, likewise" };
         var threshold = Parsing.Options.Checked("--threshold", "the p50 change that matters: 10%, 15 ...", "PERCENT", DefaultThreshold,
             text => ParseThreshold(text) is double t ? (true, t) : (false, 0), "a percentage such as 10% or 15");
         var allowDifferent = new Option<string[]>("--allow-different")
         {
-            Description = $"compare although the runs differ in these ({string.Join(", ", Comparability.RunKeys)}, or a case option such as io)",
+            Description = $"compare although the runs differ in these ({string.Join(", ", Comparability.RunKeys.Except(Comparability.NeverAllowed))}, or a case option such as io); never placement",
             HelpName = "KEY,...",
             CustomParser = result => [.. result.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))],
         };
         var command = new Command("compare", """
-            Compares two runs case by case (a case: transport, options and payload size) and prints a markdown table: p50
+            Compares two runs case by case (a case: transport, options, payload size and placement) and prints a markdown table: p50
             and p99 of both runs and their change, the change in requests/s, the p-value, and a verdict. A case is "slower"
             only when BOTH hold: its p50 grew by more than the threshold, and a two-sided Mann-Whitney U test on the two
             runs' per-request latency samples gives p < 0.01. "faster" is the same the other way; anything else is "same".
-            Cases in only one run are listed as added or removed and fail nothing.
+            Cases in only one run are listed as added or removed and fail nothing. A folder of run folders is read as one
+            run whose rounds are pooled: each figure its fastest round's, the samples all of theirs (an A/B gate's
+            interleaved rounds: benchmarks/ab.sh).
 
             Runs that differ in placement, isolation, machine (CPU model, logical CPUs), runtime, or an option every case
             of a transport ran with (io=sync against io=async) are not comparable: compare names the differences and
-            exits 2, unless --allow-different names each of them.
+            exits 2, unless --allow-different names each of them; placement it never allows (a round trip across CPUs pays
+            the machine's wake-ups, one on one CPU does not).
 
             Exit codes: 0 no case is slower; 1 at least one case is slower; 2 not comparable, bad options, a missing or
             malformed results file, a schema version this ipcbench does not read, or no case in common.
@@ -46,7 +52,7 @@ internal static class CompareCommand
         RunComparison comparison;
         try
         {
-            var (before, after) = (ResultsFile.Read(baseline), ResultsFile.Read(current));
+            var (before, after) = (RunPool.Read(baseline), RunPool.Read(current));
             if (UnknownKey(allowDifferent, before, after) is { } why)
             {
                 Console.Error.WriteLine($"ipcbench compare: {why}");
@@ -75,7 +81,12 @@ internal static class CompareCommand
     /// </summary>
     private static string? UnknownKey(string[] keys, RunResults before, RunResults after)
     {
-        var known = Comparability.RunKeys.Concat(before.Cases.Concat(after.Cases).SelectMany(c => CaseOptions.Parse(c.Options)).Select(kv => kv.Key))
+        if (keys.FirstOrDefault(Comparability.NeverAllowed.Contains) is { } never)
+        {
+            return $"--allow-different cannot allow {never}: a round trip across CPUs pays wake-ups of the other CPU that one on one CPU "
+                + "does not (env.md gives their cost here), so no case at one placement is a case at another; measure both runs at one placement";
+        }
+        var known = Comparability.RunKeys.Except(Comparability.NeverAllowed).Concat(before.Cases.Concat(after.Cases).SelectMany(c => CaseOptions.Parse(c.Options)).Select(kv => kv.Key))
             .Distinct().ToList();
         return keys.FirstOrDefault(k => !known.Contains(k)) is { } unknown
             ? $"--allow-different names '{unknown}', which these runs cannot differ in: name {string.Join(", ", known)}"

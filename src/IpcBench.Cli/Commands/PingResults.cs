@@ -47,6 +47,10 @@ internal static class PingResults
             ["address"] = AddressQuery.WithoutQuery(run.Address).ToString(),
             ["isolation"] = run.Namespace?.Description ?? "none (client and server side by side)",
         };
+        if (run.RemoteServer is null && ServerStats.TestDelayUs() is var delay and > 0)
+        {
+            options["test_server_delay_us"] = $"{Invariant(delay)} (test-only: a slowdown on purpose, {ServerStats.TestDelayVariable})";
+        }
         foreach (var option in OptionValues.Of(transport).Where(o => o.Scope != OptionScope.Address))
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";

@@ -70,7 +70,12 @@ internal static class ServeCommand
             stop.Cancel();
         }
 
-        await using var server = await transport.StartServerAsync(bind, ServerStats.For(replySize), stop.Token);
+        double delayUs = ServerStats.TestDelayUs();
+        if (delayUs > 0)
+        {
+            Log.Warn($"test-only: each reply is delayed by {delayUs} us ({ServerStats.TestDelayVariable}); quote no figure of this server");
+        }
+        await using var server = await transport.StartServerAsync(bind, ServerStats.For(replySize, delayUs), stop.Token);
         Console.Out.WriteLine($"READY {server.Address}");
         Console.Out.Flush();
 

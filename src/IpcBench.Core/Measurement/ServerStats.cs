@@ -10,8 +10,21 @@ namespace IpcBench.Core.Measurement;
 /// (user + system, every thread) and the number of ordinary requests it has served, both int64
 /// little-endian. Any other request is handled as usual. See docs/wire-format.md.
 /// </summary>
-public sealed class ServerStats(RequestHandler inner)
+public sealed class ServerStats(RequestHandler inner, double delayUs = 0)
 {
+    /// <summary>
+    /// Test-only: microseconds a server busy-waits before each reply ("5.4"), a regression made on purpose, with which
+    /// benchmarks/ab.sh checks that its gate catches one (--inject-slowdown). Never set it for figures anyone quotes.
+    /// </summary>
+    public const string TestDelayVariable = "IPCBENCH_TEST_SERVER_DELAY_US";
+
+    /// <summary>The <see cref="TestDelayVariable"/> in force: 0 when unset; an <see cref="ArgumentException"/> when not a number of microseconds from 0 to 1,000,000.</summary>
+    public static double TestDelayUs() => Environment.GetEnvironmentVariable(TestDelayVariable) is not { Length: > 0 } text ? 0
+        : double.TryParse(text, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out double us) && us is >= 0 and <= 1e6 ? us
+        : throw new ArgumentException($"{TestDelayVariable} must be microseconds from 0 to 1000000, not '{text}'");
+
+    private readonly long _delayTicks = (long)(delayUs * Stopwatch.Frequency / 1e6);
+
     /// <summary>"\0ipcbench-stats\0": starts with NUL so that no text payload can be mistaken for it.</summary>
     private static ReadOnlySpan<byte> Marker => "\0ipcbench-stats\0"u8;
 
@@ -19,10 +32,10 @@ public sealed class ServerStats(RequestHandler inner)
 
     private long _requests;
 
-    /// <summary>The echo handler, or with <paramref name="replySize"/> replies of that size (<see cref="Handlers.FixedReply"/>), with the stats request answered on the side.</summary>
-    public static RequestHandler For(int? replySize)
+    /// <summary>The echo handler, or with <paramref name="replySize"/> replies of that size (<see cref="Handlers.FixedReply"/>), with the stats request answered on the side; <paramref name="delayUs"/>: <see cref="TestDelayVariable"/>.</summary>
+    public static RequestHandler For(int? replySize, double delayUs = 0)
     {
-        RequestHandler handler = new ServerStats(replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo).Handle;
+        RequestHandler handler = new ServerStats(replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo, delayUs).Handle;
         return replySize is int bound ? handler.WithReplyBound(bound) : handler;
     }
 
@@ -33,6 +46,13 @@ public sealed class ServerStats(RequestHandler inner)
             return WriteReply(reply);
         }
         Interlocked.Increment(ref _requests);
+        if (_delayTicks > 0)
+        {
+            for (long until = Stopwatch.GetTimestamp() + _delayTicks; Stopwatch.GetTimestamp() < until;)
+            {
+                Thread.SpinWait(1);
+            }
+        }
         return inner(request, reply);
     }
 
