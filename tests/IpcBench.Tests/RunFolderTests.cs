@@ -35,6 +35,16 @@ public class RunFolderTests : IDisposable
     }
 
     [Fact]
+    public void Runs_started_together_in_the_same_second_each_get_a_folder_of_their_own()
+    {
+        var folders = new System.Collections.Concurrent.ConcurrentBag<string>();
+        Parallel.For(0, 16, new ParallelOptions { MaxDegreeOfParallelism = 8 }, _ => folders.Add(RunFolder.Create(_root, "20261122-005250-ping")));
+        Assert.Equal(16, folders.Distinct().Count());
+        Assert.Equal(16, Directory.GetDirectories(_root).Length); // and no folder it made them under is left
+        Assert.All(folders, f => Assert.True(RunFolder.IsIncomplete(f)));
+    }
+
+    [Fact]
     public void A_run_that_ran_nothing_leaves_no_folder()
     {
         string folder = RunFolder.Create(_root, "20261122-005250-bench");

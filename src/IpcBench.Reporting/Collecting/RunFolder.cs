@@ -47,21 +47,42 @@ public static class RunFolder
 
     /// <summary>
     /// Creates <paramref name="root"/>/<paramref name="id"/>, or with a suffix (-2, -3 ...) if that exists already, marked
-    /// incomplete (see <see cref="IncompleteMarker"/>).
+    /// incomplete (see <see cref="IncompleteMarker"/>). The folder is made under a name of its own, marker inside, and
+    /// renamed into place: a rename onto an existing run folder fails, so two runs started in the same second (two
+    /// processes) never share one.
     /// </summary>
     public static string Create(string root, string id)
     {
         Directory.CreateDirectory(root);
-        for (int n = 1; ; n++)
+        string staging = Directory.CreateDirectory(Path.Combine(root, $".{id}.{Guid.NewGuid():N}.partial")).FullName;
+        try
         {
-            string candidate = Path.Combine(root, n == 1 ? id : $"{id}-{n}");
-            if (!Directory.Exists(candidate) && !File.Exists(candidate))
+            File.WriteAllText(Path.Combine(staging, IncompleteMarker),
+                $"This run (process {Environment.ProcessId}, started {DateTime.UtcNow:u}) has not finished writing its results: "
+                + "it is under way, or it was stopped or failed. What this folder holds is not to be compared.\n");
+            for (int n = 1; ; n++)
             {
-                string folder = Directory.CreateDirectory(candidate).FullName;
-                File.WriteAllText(Path.Combine(folder, IncompleteMarker),
-                    $"This run (process {Environment.ProcessId}, started {DateTime.UtcNow:u}) has not finished writing its results: "
-                    + "it is under way, or it was stopped or failed. What this folder holds is not to be compared.\n");
-                return folder;
+                string candidate = Path.GetFullPath(Path.Combine(root, n == 1 ? id : $"{id}-{n}"));
+                if (Directory.Exists(candidate) || File.Exists(candidate))
+                {
+                    continue;
+                }
+                try
+                {
+                    Directory.Move(staging, candidate);
+                    return candidate;
+                }
+                catch (IOException) when (Directory.Exists(candidate) || File.Exists(candidate))
+                {
+                    // another run took it between the look and the rename: the next suffix
+                }
+            }
+        }
+        finally
+        {
+            if (Directory.Exists(staging))
+            {
+                Directory.Delete(staging, recursive: true);
             }
         }
     }
