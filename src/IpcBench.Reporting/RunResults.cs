@@ -106,7 +106,7 @@ public sealed record WakeUpFigures
     [System.Text.Json.Serialization.JsonIgnore]
     public double? RoundTripSwingUs =>
         OneCpuUs is double one && CrossCpuIdleUs is double idle && CrossCpuAwakeUs is double awake
-            ? 2 * (Math.Max(idle, awake) - one) : null;
+            ? Math.Max(0, 2 * (Math.Max(idle, awake) - one)) : null;
 }
 
 /// <summary>One transport, with its options, at one payload size.</summary>

@@ -106,28 +106,19 @@ public class CliTests
         Assert.Contains("not IPC", why);
     }
 
-    [Fact]
-    public async Task Ping_runs_cross_core_where_there_are_two_cpus()
+    /// <summary>Cross-core when asked, and by default for a spinning transport (on one CPU, each side would wait out the other's time slice).</summary>
+    [Theory]
+    [InlineData("--transport", "tcp", "--placement", "cross-core")]
+    [InlineData("--transport", "mmf", "--wait", "spin")]
+    public async Task Ping_runs_cross_core_where_there_are_two_cpus(params string[] args)
     {
         if (IpcBench.Core.Hosting.CpuAffinity.UsableCpus().Count < 2)
         {
             return; // nothing to place on
         }
-        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "tcp", "--count", "200", "--warmup", "20", "--placement", "cross-core", "--no-results");
+        var (exit, stdout, stderr) = await RunAsync(["ping", .. args, "--count", "200", "--warmup", "20", "--no-results"]);
         Assert.True(exit == 0, stderr);
         Assert.Matches(@"placement cross-core \(client cpu (\d+), server cpu (?!\1)\d+\)", stdout);
-    }
-
-    [Fact]
-    public async Task Ping_runs_a_spinning_transport_cross_core_unless_told_otherwise()
-    {
-        if (IpcBench.Core.Hosting.CpuAffinity.UsableCpus().Count < 2)
-        {
-            return; // nothing to place on
-        }
-        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "mmf", "--wait", "spin", "--count", "200", "--warmup", "20", "--no-results");
-        Assert.True(exit == 0, stderr);
-        Assert.Contains("placement cross-core", stdout); // spinning on one CPU, each side would wait out the other's time slice
     }
 
     [Fact]

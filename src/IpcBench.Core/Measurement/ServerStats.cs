@@ -10,7 +10,7 @@ namespace IpcBench.Core.Measurement;
 /// (user + system, every thread) and the number of ordinary requests it has served, both int64
 /// little-endian. Any other request is handled as usual. See docs/wire-format.md.
 /// </summary>
-public sealed class ServerStats(RequestHandler inner, double delayUs = 0)
+public sealed class ServerStats(RequestHandler inner)
 {
     /// <summary>
     /// Test-only: microseconds a server busy-waits before each reply ("5.4"), a regression made on purpose, with which
@@ -23,7 +23,19 @@ public sealed class ServerStats(RequestHandler inner, double delayUs = 0)
         : double.TryParse(text, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out double us) && us is >= 0 and <= 1e6 ? us
         : throw new ArgumentException($"{TestDelayVariable} must be microseconds from 0 to 1000000, not '{text}'");
 
-    private readonly long _delayTicks = (long)(delayUs * Stopwatch.Frequency / 1e6);
+    /// <summary><paramref name="inner"/> after a busy-wait of <paramref name="delayUs"/>: the test-only slowdown, outside the hot path of every other server.</summary>
+    private static RequestHandler Delayed(RequestHandler inner, double delayUs)
+    {
+        long ticks = (long)(delayUs * Stopwatch.Frequency / 1e6);
+        return (request, reply) =>
+        {
+            for (long until = Stopwatch.GetTimestamp() + ticks; Stopwatch.GetTimestamp() < until;)
+            {
+                Thread.SpinWait(1);
+            }
+            return inner(request, reply);
+        };
+    }
 
     /// <summary>"\0ipcbench-stats\0": starts with NUL so that no text payload can be mistaken for it.</summary>
     private static ReadOnlySpan<byte> Marker => "\0ipcbench-stats\0"u8;
@@ -35,7 +47,8 @@ public sealed class ServerStats(RequestHandler inner, double delayUs = 0)
     /// <summary>The echo handler, or with <paramref name="replySize"/> replies of that size (<see cref="Handlers.FixedReply"/>), with the stats request answered on the side; <paramref name="delayUs"/>: <see cref="TestDelayVariable"/>.</summary>
     public static RequestHandler For(int? replySize, double delayUs = 0)
     {
-        RequestHandler handler = new ServerStats(replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo, delayUs).Handle;
+        RequestHandler inner = replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo;
+        RequestHandler handler = new ServerStats(delayUs > 0 ? Delayed(inner, delayUs) : inner).Handle;
         return replySize is int bound ? handler.WithReplyBound(bound) : handler;
     }
 
@@ -46,13 +59,6 @@ public sealed class ServerStats(RequestHandler inner, double delayUs = 0)
             return WriteReply(reply);
         }
         Interlocked.Increment(ref _requests);
-        if (_delayTicks > 0)
-        {
-            for (long until = Stopwatch.GetTimestamp() + _delayTicks; Stopwatch.GetTimestamp() < until;)
-            {
-                Thread.SpinWait(1);
-            }
-        }
         return inner(request, reply);
     }
 
