@@ -1,12 +1,14 @@
 using BenchmarkDotNet.Running;
 using IpcBench.Benchmarks;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Security;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;
 
 // The host process: BenchmarkDotNet starts one child process per case, and each child starts its own
 // 'ipcbench serve'. Settings travel to the children as environment variables, which they inherit.
+Secrets.RedactConsole();
 var started = DateTimeOffset.UtcNow;
 started = new DateTimeOffset(started.Ticks - started.Ticks % TimeSpan.TicksPerSecond, TimeSpan.Zero);
 string id = RunFolder.Id(started, SuiteResults.Kind);

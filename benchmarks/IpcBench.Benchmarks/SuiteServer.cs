@@ -1,6 +1,7 @@
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
 using IpcBench.Core.Options;
+using IpcBench.Core.Security;
 
 namespace IpcBench.Benchmarks;
 
@@ -15,6 +16,7 @@ public static class SuiteServer
     /// <param name="replySize">Replies of this size instead of echoes.</param>
     public static async Task<(ITransport Transport, LocalServer Server, Uri ClientAddress)> StartAsync(string entry, int? replySize = null)
     {
+        Secrets.RedactConsole(); // this is the benchmark child's first IpcBench code: what it prints reaches the run's log
         var transport = SuiteSettings.Resolve(entry);
         var options = SuiteSettings.Options(entry);
         var (clientCpu, serverCpu) = SuiteSettings.Placement.Cpus();

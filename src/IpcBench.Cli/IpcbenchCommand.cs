@@ -2,6 +2,7 @@ using System.CommandLine;
 using IpcBench.Cli.Commands;
 using IpcBench.Core;
 using IpcBench.Core.Measurement;
+using IpcBench.Core.Security;
 
 namespace IpcBench.Cli;
 
@@ -39,6 +40,7 @@ public static class IpcbenchCommand
 
     public static async Task<int> RunAsync(string[] args)
     {
+        Secrets.RedactConsole();
         var root = Create();
         var parsed = root.Parse(args);
         string verb = parsed.CommandResult.Command == root ? "ipcbench" : $"ipcbench {parsed.CommandResult.Command.Name}";

@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using IpcBench.Core.Hosting;
+using IpcBench.Core.Security;
 
 namespace IpcBench.Tests;
 
@@ -9,6 +11,16 @@ namespace IpcBench.Tests;
 public class CredentialTests
 {
     private const string User = "ipcbench-credential-test";
+
+    [Theory]
+    [InlineData("amqp://guest:guest@localhost:5672/", "amqp://***@localhost:5672/")]
+    [InlineData("--server 'amqp://u:p%40ss@host/?queue=q' --count 5", "--server 'amqp://***@host/?queue=q' --count 5")]
+    [InlineData("could not connect to tcp://u:p@ss@127.0.0.1:1/: refused", "could not connect to tcp://***@127.0.0.1:1/: refused")]
+    [InlineData("uds://u@/tmp/s.sock and http://a:b@h:80/x?y=z@w", "uds://***@/tmp/s.sock and http://***@h:80/x?y=z@w")]
+    [InlineData("\"server\": \"nats://token@127.0.0.1:4222\"", "\"server\": \"nats://***@127.0.0.1:4222\"")]
+    [InlineData("tcp://127.0.0.1:5000/?pin=AB mail me@example.org", "tcp://127.0.0.1:5000/?pin=AB mail me@example.org")]
+    public void Redact_masks_the_user_info_of_every_address_in_a_text_and_nothing_else(string text, string shown) =>
+        Assert.Equal(shown, Secrets.Redact(text));
 
     [Fact]
     public async Task A_run_with_the_brokers_password_shows_it_nowhere()
@@ -51,6 +63,68 @@ public class CredentialTests
         Assert.Equal(1, exit);
         Assert.DoesNotContain(password, stdout + stderr);
         Assert.Contains("amqp://127.0.0.1:5672/", stderr); // the broker is named, without the user part
+    }
+
+    [Theory]
+    [InlineData("--server")]
+    [InlineData("IPCBENCH_SERVER")]
+    public async Task A_password_in_a_servers_address_is_shown_nowhere(string givenBy)
+    {
+        string password = "pw-" + Guid.NewGuid().ToString("N");
+        string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
+        string json = Path.Combine(results, "ping.json");
+        var serverLines = new List<string>();
+        await RabbitMqCtlAsync("add_user", User, password);
+        try
+        {
+            await RabbitMqCtlAsync("set_permissions", "-p", "/", User, ".*", ".*", ".*");
+            Directory.CreateDirectory(results);
+            string queue = "ipcbench-credential-" + Guid.NewGuid().ToString("N");
+            var address = new Uri($"amqp://{User}:{password}@127.0.0.1:5672/?queue={queue}");
+            await using (var server = await ServerProcess.StartAsync("amqp", address, forwardStderr: line => { lock (serverLines) serverLines.Add(line); }))
+            {
+                Assert.DoesNotContain(password, server.Address.ToString());
+                var environment = new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results };
+                string[] ping = ["ping", "--transport", "amqp", "--count", "100", "--warmup", "10", "--json", json, "--verbose"];
+                if (givenBy == "--server")
+                {
+                    ping = [.. ping, "--server", address.ToString()];
+                }
+                else
+                {
+                    environment[givenBy] = address.ToString();
+                }
+                var (exit, stdout, stderr) = await CliTests.RunWithAsync(environment, ping);
+
+                Assert.True(exit == 0, stderr);
+                Assert.DoesNotContain(password, stdout + stderr);
+                Assert.Contains($"amqp://{Secrets.Mask}@127.0.0.1:5672/", File.ReadAllText(json)); // the address is there, its user info masked
+            }
+            var written = Directory.GetFiles(results, "*", SearchOption.AllDirectories);
+            Assert.Contains(written, f => Path.GetFileName(f) == "report.html");
+            Assert.All(written, f => Assert.DoesNotContain(password, File.ReadAllText(f)));
+            lock (serverLines) Assert.DoesNotContain(serverLines, line => line.Contains(password, StringComparison.Ordinal));
+        }
+        finally
+        {
+            await RabbitMqCtlAsync("delete_user", User);
+            Directory.Delete(results, recursive: true);
+        }
+    }
+
+    /// <summary>Errors quote the address they could not use; with --verbose the stack trace quotes it again.</summary>
+    [Theory]
+    [InlineData("ping", "--transport", "tcp", "--server", "tcp://user:PASSWORD@127.0.0.1:1/")]
+    [InlineData("ping", "--transport", "amqp", "--server", "amqp://user:PASSWORD@127.0.0.1:5672/")]
+    [InlineData("serve", "--transport", "uds", "--address", "uds://user:PASSWORD@/tmp/s.sock")]
+    [InlineData("serve", "--transport", "tcp", "--address", "tcp://user:PASS@WORD@256.0.0.1:0")]
+    public async Task An_error_about_an_address_masks_its_user_info(params string[] args)
+    {
+        var (exit, stdout, stderr) = await CliTests.RunWithAsync(null, [.. args, "--verbose"]);
+
+        Assert.NotEqual(0, exit);
+        Assert.DoesNotContain("PASS", stdout + stderr);
+        Assert.Contains($"://{Secrets.Mask}@", stderr);
     }
 
     private static async Task RabbitMqCtlAsync(params string[] args)

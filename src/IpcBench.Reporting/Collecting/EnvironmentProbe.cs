@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using IpcBench.Core.Hosting;
+using IpcBench.Core.Security;
 
 namespace IpcBench.Reporting.Collecting;
 
@@ -24,7 +25,7 @@ public static class EnvironmentProbe
             Isolation = isolation,
             IsolationEvidence = evidence,
             Placement = placement,
-            Options = new SortedDictionary<string, string>(options.ToDictionary(), StringComparer.Ordinal),
+            Options = new SortedDictionary<string, string>(options.ToDictionary(o => o.Key, o => Secrets.Redact(o.Value)), StringComparer.Ordinal),
             WakeUp = WakeUp(),
         };
     }
