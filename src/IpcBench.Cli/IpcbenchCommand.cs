@@ -70,6 +70,11 @@ public static class IpcbenchCommand
             Console.Error.WriteLine($"{verb}: {e.Message} (see '{verb} --help')");
             return ExitCodes.Usage;
         }
+        catch (UnusableAddressException e)
+        {
+            Console.Error.WriteLine($"{verb}: {e.Message}");
+            return ExitCodes.Usage;
+        }
         catch (UnsupportedException e)
         {
             Console.Error.WriteLine($"{verb}: {e.Message}");

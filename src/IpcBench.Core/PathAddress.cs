@@ -1,5 +1,8 @@
 namespace IpcBench.Core;
 
+/// <summary>An address that names something a server must not touch, such as a file it did not make: exit 2.</summary>
+public sealed class UnusableAddressException(string message) : ArgumentException(message);
+
 /// <summary>Addresses that name a file: <c>uds:///tmp/x/s.sock</c>, <c>mmf:///dev/shm/x/channel</c>.</summary>
 public static class PathAddress
 {
@@ -17,6 +20,23 @@ public static class PathAddress
         }
         return path;
     }
+
+    /// <summary>
+    /// Whether a socket file is at <paramref name="path"/> (false: nothing is). Anything else there is refused and left
+    /// as it is: a server removes only what it can prove is a stale socket of its own kind.
+    /// </summary>
+    /// <exception cref="UnusableAddressException">Something other than a socket is at the path.</exception>
+    public static bool HoldsSocket(string path) => FileKinds.Of(path) switch
+    {
+        FileKind.Missing => false,
+        FileKind.Socket => true,
+        var kind => throw Occupied(path, kind, "a socket"),
+    };
+
+    /// <summary>The refusal of a path that holds a file a server did not make.</summary>
+    public static UnusableAddressException Occupied(string path, FileKind kind, string expected) =>
+        new($"{path} is {(kind == FileKind.Regular ? "a regular file" : "not a regular file")}, not {expected}: IpcBench removes "
+            + "only what it made, so it is left as it is; name a path that does not exist");
 
     /// <summary>The address of a file path: <c>scheme:///path</c>.</summary>
     public static Uri ToUri(string scheme, string path)

@@ -25,7 +25,7 @@ internal static class StalePipe
 
     public static async ValueTask RemoveIfStaleAsync(string name, CancellationToken ct)
     {
-        if (SocketPath(name) is not { } path || !File.Exists(path))
+        if (SocketPath(name) is not { } path || !PathAddress.HoldsSocket(path))
         {
             return;
         }

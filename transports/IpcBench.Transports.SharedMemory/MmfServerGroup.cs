@@ -58,7 +58,7 @@ internal sealed class MmfServerGroup : IServer
             {
                 AddChannel();
             }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException or TransportException)
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException or TransportException or UnusableAddressException)
             {
                 Log.Warn($"mmf server {Address}: no channel for another client: {e.Message}");
             }

@@ -138,12 +138,18 @@ public sealed class MmfTransport : ITransport
         return (EndpointOptions.From(values), Enum.Parse<WaitMode>(values[Wait], ignoreCase: true), values.Number(Capacity));
     }
 
-    /// <summary>Replaces a channel file whose server is gone; refuses one whose server is alive.</summary>
+    /// <summary>
+    /// Replaces a channel file whose server is gone; refuses one whose server is alive, and leaves anything that is not
+    /// an IpcBench channel as it is.
+    /// </summary>
     internal static void RemoveIfStale(string path)
     {
-        if (!File.Exists(path))
+        switch (FileKinds.Of(path))
         {
-            return;
+            case FileKind.Missing:
+                return;
+            case var kind and not FileKind.Regular:
+                throw PathAddress.Occupied(path, kind, "an IpcBench channel");
         }
         int livePid = 0;
         try
@@ -154,9 +160,10 @@ public sealed class MmfTransport : ITransport
                 livePid = existing.ServerPid;
             }
         }
-        catch (TransportException)
+        catch (TransportException e)
         {
-            // Not a channel, or a torn one: a leftover either way.
+            throw new UnusableAddressException($"{e.Message}: IpcBench removes only what it made, "
+                + "so it is left as it is; name a path that does not exist");
         }
         if (livePid != 0)
         {

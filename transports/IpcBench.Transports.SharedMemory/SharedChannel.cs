@@ -60,8 +60,7 @@ internal sealed unsafe class SharedChannel : IDisposable
     /// </summary>
     public static SharedChannel Create(string path, int capacity)
     {
-        string partial = path + ".partial";
-        File.Delete(partial); // a leftover of a server killed while making it
+        string partial = $"{path}.{Environment.ProcessId}.partial"; // this process's own: CreateNew never takes another's file
         var options = new FileStreamOptions
         {
             Mode = FileMode.CreateNew,

@@ -4,13 +4,14 @@ namespace IpcBench.Core.Hosting;
 
 /// <summary>
 /// A Unix domain socket file left by a killed server blocks its path ("address in use"): remove it if
-/// nothing answers there; refuse clearly if a live server does.
+/// nothing answers there; refuse clearly if a live server does, or if the path holds anything but a socket
+/// (connecting to a regular file is refused just as connecting to a dead socket is).
 /// </summary>
 public static class StaleSocketFile
 {
     public static async ValueTask RemoveIfStaleAsync(string path, CancellationToken ct)
     {
-        if (!File.Exists(path))
+        if (!PathAddress.HoldsSocket(path))
         {
             return;
         }
