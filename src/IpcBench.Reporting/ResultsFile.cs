@@ -77,12 +77,12 @@ public static class ResultsFile
                 if (schema.GetString() != RunResults.CurrentSchema)
                 {
                     throw new ResultsFormatException(
-                        $"{where}: schema \"{schema.GetString()}\" is not \"{RunResults.CurrentSchema}\", the one this ipcbench reads");
+                        $"{where}: schema {Shown(schema.GetString()!)} is not \"{RunResults.CurrentSchema}\", the one this ipcbench reads");
                 }
             }
             var run = JsonSerializer.Deserialize<RunResults>(json, Options)
                 ?? throw new ResultsFormatException($"{where}: empty");
-            Check(run, where);
+            ResultsBounds.Check(run, where);
             return run;
         }
         catch (JsonException e)
@@ -91,23 +91,10 @@ public static class ResultsFile
         }
     }
 
-    /// <summary>What the deserializer lets through and no writer expects: a null in a list or as an option's value, blanks, negatives.</summary>
-    private static void Check(RunResults run, string where)
-    {
-        if (run.Cases.Contains(null) || run.Skipped.Contains(null) || run.Environment.Options.Values.Contains(null))
-        {
-            throw new ResultsFormatException($"{where}: a case, a skipped case or an option is null");
-        }
-        foreach (var c in run.Cases)
-        {
-            if (string.IsNullOrWhiteSpace(c.Transport) || c.Family is { } family && string.IsNullOrWhiteSpace(family) || c.Size < 0 || c.Count < 0)
-            {
-                throw new ResultsFormatException($"{where}: a case has no transport, a blank family, or a negative size or count");
-            }
-        }
-    }
-
     private static string OneLine(string text) => text.ReplaceLineEndings(" ");
+
+    /// <summary>A text from the file as an error may quote it: escaped as JSON, so on one line, and cut short.</summary>
+    private static string Shown(string text) => JsonSerializer.Serialize(text.Length > 60 ? text[..60] + "..." : text);
 
     /// <summary>
     /// A list on one line (the ten points of a latency curve, up to 2,000 samples): read together, not one per line.

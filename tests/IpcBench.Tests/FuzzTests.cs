@@ -1,5 +1,7 @@
 using System.Buffers.Binary;
 using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
 using Xunit.Abstractions;
 using IpcBench.Core;
 using IpcBench.Core.Framing;
@@ -119,6 +121,90 @@ public class FuzzTests(ITestOutputHelper output)
         Assert.InRange(read, Cases / 20, Cases); // the mutations are mild enough that a good share still parses
     }
 
+    /// <summary>The values that break a chart or a table: past a double's range once rounded, denormals, past a long, hostile text.</summary>
+    private static readonly string[] ExtremeNumbers =
+        ["1.5e308", "1.7976931348623157e308", "1e300", "3.7e9", "5e-324", "2.2250738585072014e-308", "1e-7", "-5e-324", "-1",
+         "9223372036854775807", "9.3e18", "2147483648", "1e15", "0", "0.001"];
+
+    private static readonly string[] HostileTexts =
+        ["<script>alert(1)</script>", "</code></li><script>alert(1)</script>", "a | b | c", "line\nbreak", "\u0000", "\u001b[31m", "\ud800",
+         "javascript:alert(1)", "--- \n# heading", new string('x', 200_000), "", " "];
+
+    [Fact]
+    public void Every_number_in_a_results_file_set_to_an_extreme_is_refused_by_its_name_or_reported()
+    {
+        var (read, refused) = EveryLeaf(JsonValueKind.Number, ExtremeNumbers, value => value);
+        output.WriteLine($"{read + refused} files, each one number set to an extreme: {read} read and reported, {refused} refused by the field's name");
+        Assert.True(refused > 0 && read > 0);
+    }
+
+    [Fact]
+    public void Every_text_in_a_results_file_set_to_a_hostile_string_is_refused_by_its_name_or_reported_as_text()
+    {
+        var (read, refused) = EveryLeaf(JsonValueKind.String, HostileTexts, value => JsonSerializer.Serialize(value));
+        output.WriteLine($"{read + refused} files, each one text set to a hostile string: {read} read and reported, {refused} refused by the field's name");
+        Assert.True(refused > 0 && read > 0);
+    }
+
+    /// <summary>
+    /// Sets each leaf of <paramref name="kind"/> in a valid file, one at a time, to each of <paramref name="values"/>: the
+    /// reader refuses it naming that leaf's path, or every writer and compare take it, with no markup of the file's making.
+    /// </summary>
+    private (int Read, int Refused) EveryLeaf(JsonValueKind kind, string[] values, Func<string, string> asJson)
+    {
+        var baseline = RunFixtures.Bench();
+        var root = JsonNode.Parse(ResultsFile.Serialize(baseline))!;
+        var leaves = Leaves(root).Where(l => l.GetValueKind() == kind).Select(l => l.GetPath()).ToList();
+        Assert.True(leaves.Count > 10, $"{leaves.Count} leaves of kind {kind}");
+        int read = 0, refused = 0;
+        foreach (string path in leaves)
+        {
+            foreach (string value in values)
+            {
+                var copy = JsonNode.Parse(ResultsFile.Serialize(baseline))!;
+                var leaf = Leaves(copy).Single(l => l.GetPath() == path);
+                leaf.ReplaceWith(JsonNode.Parse(asJson(value)));
+                string text = copy.ToJsonString();
+                string field = path[2..]; // "$.cases[0].latency_us.p99" -> "cases[0].latency_us.p99"
+                RunResults run;
+                try
+                {
+                    run = ResultsFile.Parse(text, "fuzz.json");
+                }
+                catch (ResultsFormatException e)
+                {
+                    Assert.True(e.Message.StartsWith("fuzz.json: ", StringComparison.Ordinal) && !e.Message.Contains('\n')
+                        && (e.Message.Contains(field, StringComparison.Ordinal) || e.Message.Contains(FieldName(field), StringComparison.Ordinal)),
+                        $"{field} = {value}: the refusal does not name the field: {e.Message}");
+                    refused++;
+                    continue;
+                }
+                var render = Task.Run(() =>
+                {
+                    string html = HtmlReport.Render(run, ReportWriter.Charts(run));
+                    _ = SummaryMarkdown.Render(run) + SummaryCsv.Render(run) + EnvironmentMarkdown.Render(run);
+                    CompareBothWays(baseline, run);
+                    return html;
+                });
+                Assert.True(render.Wait(TimeSpan.FromSeconds(30)), $"{field} = {value}: reporting did not finish within 30 s");
+                Assert.DoesNotContain("<script>alert", render.Result);
+                read++;
+            }
+        }
+        return (read, refused);
+    }
+
+    /// <summary>The last name of a path ("cases[0].latency_us.p99" -> "p99"; "environment.options.x" -> "options[\"x\"]" is named as options).</summary>
+    private static string FieldName(string path) => path.Contains(".options.", StringComparison.Ordinal) ? "options" : path[(path.LastIndexOf('.') + 1)..];
+
+    private static IEnumerable<JsonValue> Leaves(JsonNode node) => node switch
+    {
+        JsonObject o => o.Select(p => p.Value).OfType<JsonNode>().SelectMany(Leaves),
+        JsonArray a => a.OfType<JsonNode>().SelectMany(Leaves),
+        JsonValue v => [v],
+        _ => [],
+    };
+
     private static void CompareBothWays(RunResults baseline, RunResults run)
     {
         foreach (var (a, b) in new[] { (baseline, run), (run, baseline) })
@@ -235,7 +321,8 @@ public class FuzzTests(ITestOutputHelper output)
     }
 
     private static readonly string[] Values =
-        ["null", "0", "-1", "-0.0", "1e308", "-1e308", "4294967296", "2.5", "\"\"", "\"x\"", "[]", "{}", "[null]", "true", "\"NaN\"", "[1e308,-1]"];
+        ["null", "0", "-1", "-0.0", "1e308", "-1e308", "1.5e308", "5e-324", "9223372036854775807", "4294967296", "2.5", "\"\"", "\"x\"",
+         "\"<script>alert(1)</script>\"", "\"\\u0000\"", "[]", "{}", "[null]", "true", "\"NaN\"", "[1e308,-1]", "[1.5e308,5e-324]"];
 
     /// <summary>A JSON value swapped for an odd one (most inputs still parse), or bytes flipped, cut, repeated.</summary>
     private static string Mutate(string json, Random random)

@@ -40,6 +40,29 @@ public sealed class ReportCliTests : IDisposable
         Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
     }
 
+    [Theory]
+    [InlineData("report")]
+    [InlineData("compare")]
+    [InlineData("merge")]
+    public async Task A_figure_past_any_measurement_is_refused_in_one_line_that_names_it(string verb)
+    {
+        var run = RunFixtures.Bench();
+        string good = RunFixtures.Save(_dir, run);
+        string bad = RunFixtures.Save(_dir, run with { Id = "damaged", Cases = [run.Cases[0] with { LatencyUs = run.Cases[0].LatencyUs with { P99 = 1.5e308 } }, .. run.Cases.Skip(1)] });
+        string[] args = verb switch
+        {
+            "report" => ["report", bad],
+            "compare" => ["compare", good, bad],
+            _ => ["merge", good, bad, "--into", _dir],
+        };
+
+        var (exit, _, stderr) = await CliTests.RunWithAsync(null, args);
+
+        Assert.Equal(2, exit);
+        Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("cases[0].latency_us.p99 is 1.5E+308", stderr);
+    }
+
     [Fact]
     public async Task Compare_flags_a_2x_slowdown_and_exits_1()
     {

@@ -111,7 +111,6 @@ internal static class RunFixtures
     /// <summary>Rounded to the nanosecond, as results.json keeps figures.</summary>
     private static double R(double us) => Math.Round(us, 3);
 
-    /// <summary>A run of the given cases, otherwise like <see cref="Bench"/>.</summary>
     /// <summary>Writes <paramref name="run"/>'s results.json into a folder named after it under <paramref name="dir"/>; returns the folder.</summary>
     public static string Save(string dir, RunResults run)
     {
@@ -121,6 +120,7 @@ internal static class RunFixtures
         return folder;
     }
 
+    /// <summary>A run of the given cases, otherwise like <see cref="Bench"/>.</summary>
     public static RunResults With(string id, params CaseResult[] cases) => Bench() with { Id = id, Cases = cases, Skipped = [] };
 
     /// <summary>
