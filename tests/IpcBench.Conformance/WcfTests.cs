@@ -28,6 +28,30 @@ public class WcfTests
         Assert.True(times[times.Count / 2] < 25, $"median call {times[times.Count / 2]:0.0} ms: the host sleeps before it receives again");
     }
 
+    /// <summary>
+    /// NetTcp's default connection buffer (8 KB) becomes the client socket's SO_RCVBUF; its 16 KB window is less than a
+    /// loopback segment, so a 32 KB reply waits for the server's persist timer (200 ms, then 400). The default here
+    /// must not; NetTcp's own default must still show the stall, or this test has stopped testing anything.
+    /// </summary>
+    [Theory]
+    [InlineData("", false)]
+    [InlineData("connection_buffer=8192", true)]
+    public async Task A_32_KB_reply_waits_for_the_persist_timer_only_with_nettcps_8_KB_buffer(string variant, bool stalls)
+    {
+        await using var server = await TestServer.StartAsync("wcf", variant);
+        await using var connection = await server.ConnectAsync();
+        var exchange = new Exchange(connection, 32 * 1024);
+        var times = new List<double>();
+        for (int i = 0; i < 7; i++)
+        {
+            long ticks = await exchange.SendAsync(false, default);
+            times.Add(ticks * 1000.0 / Stopwatch.Frequency);
+        }
+        times.Sort();
+        double median = times[times.Count / 2];
+        Assert.True(stalls ? median >= 150 : median < 100, $"{(variant.Length > 0 ? variant : "the default")}: median call {median:0.0} ms");
+    }
+
     [Fact]
     public async Task The_host_exits_when_its_serve_process_is_killed()
     {
