@@ -58,11 +58,15 @@ public static class IpcbenchCommand
         {
             // On SIGINT or SIGTERM System.CommandLine cancels the action, and ends the process with 128 + the signal if the
             // action has not returned within this time: long enough for a server to stop and remove its files (2 s, the
-            // default, cut a gRPC server's stop short), short enough that nothing hangs.
+            // default, cut a gRPC server's stop short), short enough that nothing hangs. Not for serve, which stops on
+            // handlers of its own: System.CommandLine registers its handlers before it starts the action but knows the
+            // action's task only once the action first yields, and a signal in between ends the process at once with
+            // 143. serve first yields when it is serving, after READY, so a SIGTERM just after READY did that, its
+            // files left behind.
             return await parsed.InvokeAsync(new InvocationConfiguration
             {
                 EnableDefaultExceptionHandler = false,
-                ProcessTerminationTimeout = TimeSpan.FromSeconds(10),
+                ProcessTerminationTimeout = parsed.CommandResult.Command.Name == ServeCommand.Name ? null : TimeSpan.FromSeconds(10),
             });
         }
         catch (UsageException e)

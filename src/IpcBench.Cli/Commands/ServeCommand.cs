@@ -11,6 +11,8 @@ namespace IpcBench.Cli.Commands;
 /// <summary><c>ipcbench serve</c>: an echo server that says <c>READY &lt;uri&gt;</c> once clients can connect.</summary>
 internal static class ServeCommand
 {
+    public const string Name = "serve";
+
     public static Command Create()
     {
         var transport = TransportArgument.Create();
@@ -23,7 +25,7 @@ internal static class ServeCommand
             Core.Framing.LengthPrefix.DefaultMaxPayload);
         var waitForDependencies = Options.Duration("--wait-for-dependencies",
             "wait up to this long, e.g. 120s, for what the transport needs and does not find yet (amqp: a broker still booting in another container)");
-        var command = new Command("serve", """
+        var command = new Command(Name, """
             Serves echo requests (or replies of --reply-size) until SIGTERM or SIGINT, or until its parent process dies. Prints exactly one line on stdout,
             READY <uri>, once it accepts connections; diagnostics go to stderr.
             """) { transport, address, cpu, parentPid, replySize, waitForDependencies };
@@ -59,9 +61,10 @@ internal static class ServeCommand
             CpuAffinity.PinCurrentProcess(cpu);
         }
 
-        // The handlers stay for the rest of the process, not just this method: a SIGTERM that arrives once the server is
-        // already stopping (a second one, or the first while another cause ends it) must not meet the default action,
-        // which ends the process with 143 before it has removed its files.
+        // These are serve's only handlers (System.CommandLine's are off for serve: IpcbenchCommand says why). They stay for
+        // the rest of the process, not just this method: a SIGTERM that arrives once the server is already stopping (a
+        // second one, or the first while another cause ends it) must not meet the default action, which ends the process
+        // with 143 before it has removed its files.
         var stop = new CancellationTokenSource();
         _signals = [PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop), PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop)];
         void Stop(PosixSignalContext context)
