@@ -45,6 +45,32 @@ public class FaultTests
         }
     }
 
+    /// <summary>
+    /// A client that vanishes without a FIN (its machine or link gone) must not hold a session forever: the TCP servers'
+    /// accepted sockets carry keepalive probes and TCP_USER_TIMEOUT (DeadPeerDetection), seen here from the kernel's side.
+    /// </summary>
+    [Theory]
+    [InlineData("tcp")]
+    [InlineData("tcp-nagle")]
+    [InlineData("tcp-tls")]
+    public async Task A_tcp_servers_sessions_probe_their_clients_so_a_vanished_one_is_dropped(string transport)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return; // ss
+        }
+        await using var server = await TestServer.StartAsync(transport);
+        await using var connection = await server.ConnectAsync();
+        Assert.True(await new Exchange(connection, 64).SendAsync(false, default) >= 0);
+
+        var ss = Process.Start(new ProcessStartInfo("ss", $"-tnoi state established ( sport = :{server.Process.Address.Port} )") { RedirectStandardOutput = true })!;
+        string sockets = await ss.StandardOutput.ReadToEndAsync();
+        await ss.WaitForExitAsync();
+
+        Assert.Contains("timer:(keepalive,", sockets); // the server's side of the one connection
+        Assert.Matches(@"keepalive,(2\d|30)sec", sockets); // DeadPeerDetection.IdleSeconds, not the kernel's two hours
+    }
+
     [Theory]
     [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
     public async Task Client_processes_killed_mid_run_leave_the_server_serving_and_holding_no_more_files(string transport)

@@ -206,6 +206,26 @@ public class HostileClientTests(ITestOutputHelper output)
         Assert.True(await exchange.SendAsync(false, default) >= 0);
     }
 
+    /// <summary>StreamJsonRpc buffers whatever a header announces: the server's guard drops a connection whose header is over the limit.</summary>
+    [Theory]
+    [InlineData("jsonrpc")]
+    [InlineData("jsonrpc-json")]
+    public async Task A_jsonrpc_header_announcing_a_gigabyte_costs_its_sender_the_connection_and_no_one_else_anything(string transport)
+    {
+        await using var server = await TestServer.StartAsync(transport);
+        await using var good = await server.ConnectAsync();
+        var exchange = new Exchange(good, 64);
+        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        using var liar = await RawClient.ConnectAsync(server.Process.Address);
+        byte[] header = new byte[4];
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt32BigEndian(header, 1u << 30);
+        await liar.SendAsync(transport == "jsonrpc" ? header : System.Text.Encoding.ASCII.GetBytes("Content-Length: 1073741824\r\n\r\n"), SocketFlags.None);
+
+        Assert.Equal(0, await RawClient.ReadUntilClosedAsync(liar, TimeSpan.FromSeconds(10)));
+        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.False(server.Process.HasExited, server.Process.RecentErrors);
+    }
+
     /// <summary>A /proc/PID/status figure (VmRSS, VmHWM) in bytes, summed over the server and the processes under it.</summary>
     private static long Memory(int pid, string field) =>
         new[] { pid }.Concat(ProcessTree.Descendants(pid)).Sum(p =>

@@ -20,7 +20,7 @@ public static class RawClient
             "uds" => (new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified),
                 new UnixDomainSocketEndPoint(Uri.UnescapeDataString(address.AbsolutePath))),
             // On Unix a .NET named pipe is a Unix domain socket under the temp directory.
-            "pipe" when !OperatingSystem.IsWindows() => (new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified),
+            "pipe" or "jsonrpc" or "jsonrpc-json" when !OperatingSystem.IsWindows() => (new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified),
                 new UnixDomainSocketEndPoint(Path.Combine(Path.GetTempPath(), "CoreFxPipe_" + address.Host))),
             _ => throw new NotSupportedException($"RawClient does not know how to reach {address.Scheme}: add it here"),
         };

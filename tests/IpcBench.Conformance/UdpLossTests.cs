@@ -44,6 +44,21 @@ public class UdpLossTests
         Assert.Contains("no answer within 300 ms", e.Message);
     }
 
+    /// <summary>A socket takes its timeout in whole milliseconds, and 0 as none: a timeout under 1 ms must still time out.</summary>
+    [Theory]
+    [InlineData(IoMode.Sync)]
+    [InlineData(IoMode.Async)]
+    public async Task A_timeout_under_a_millisecond_times_out_and_does_not_wait_forever(IoMode io)
+    {
+        using var silent = new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
+        silent.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        var address = new Uri($"udp://127.0.0.1:{((IPEndPoint)silent.LocalEndPoint!).Port}/?connect_timeout=0.5ms&io={io.ToString().ToLowerInvariant()}");
+
+        var connect = Task.Run(async () => await new UdpTransport().ConnectAsync(address));
+        Assert.True(await Task.WhenAny(connect, Task.Delay(TimeSpan.FromSeconds(10))) == connect, "still waiting after 10 s");
+        await Assert.ThrowsAsync<TransportTimeoutException>(() => connect);
+    }
+
     /// <summary>Echoes the connect probe, then drops every odd request and answers every even one twice
     /// (the duplicate plays a late reply that the client must skip).</summary>
     private static async Task ServeLossily(Socket socket, CancellationToken ct)

@@ -17,19 +17,25 @@ public sealed class JsonRpcTransport : ITransport
 {
     private readonly string _formatter;
     private readonly Func<Stream, IJsonRpcMessageHandler> _handler;
+    private readonly MessageFraming _framing;
 
-    private JsonRpcTransport(string name, string formatter, Func<Stream, IJsonRpcMessageHandler> handler)
+    private JsonRpcTransport(string name, string formatter, Func<Stream, IJsonRpcMessageHandler> handler, MessageFraming framing)
     {
         Name = name;
         _formatter = formatter;
         _handler = handler;
+        _framing = framing;
     }
 
     public static JsonRpcTransport MessagePack() =>
-        new("jsonrpc", "MessagePack", stream => new LengthHeaderMessageHandler(stream, stream, new MessagePackFormatter()));
+        new("jsonrpc", "MessagePack", stream => new LengthHeaderMessageHandler(stream, stream, new MessagePackFormatter()), MessageFraming.LengthHeader);
 
     public static JsonRpcTransport Json() =>
-        new("jsonrpc-json", "System.Text.Json", stream => new HeaderDelimitedMessageHandler(stream, stream, new SystemTextJsonFormatter()));
+        new("jsonrpc-json", "System.Text.Json", stream => new HeaderDelimitedMessageHandler(stream, stream, new SystemTextJsonFormatter()),
+            MessageFraming.ContentLengthHeaders);
+
+    /// <summary>The largest message a server takes: the largest payload, base64 in JSON (4/3 of it), with room for the envelope.</summary>
+    private static long MaxMessage => 2L * LengthPrefix.DefaultMaxPayload;
 
     public TransportFamily Family => TransportFamily.Rpc;
 
@@ -41,8 +47,10 @@ public sealed class JsonRpcTransport : ITransport
 
     public string? UnsupportedReason => null;
 
-    /// <summary>JSON-RPC has no limit of its own; IpcBench's clients keep to its usual 16 MiB.</summary>
-    /// <summary>Invocations carry ids, so several may be outstanding on one connection.</summary>
+    /// <summary>
+    /// JSON-RPC has no limit of its own; IpcBench's clients keep to its usual 16 MiB, and its servers refuse a message over
+    /// <see cref="MaxMessage"/> (<see cref="MessageSizeGuard"/>). Invocations carry ids, so several may be outstanding on one connection.
+    /// </summary>
     public TransportCapabilities Capabilities => new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.Pipelined, LengthPrefix.DefaultMaxPayload);
 
     /// <summary>StreamJsonRpc is async through and through: there is no blocking mode to vary.</summary>
@@ -54,7 +62,8 @@ public sealed class JsonRpcTransport : ITransport
     {
         EndpointOptions.Parse(address, this); // the common options are checked here too
         var listener = await PipeEndpoint.ListenAsync(AddressQuery.WithoutQuery(address), IoMode.Async, ct).ConfigureAwait(false);
-        return new JsonRpcServer(listener, _handler, new EchoTarget(handler));
+        return new JsonRpcServer(listener, stream => _handler(new MessageSizeGuard(stream, _framing, MaxMessage, listener.Address.ToString())),
+            new EchoTarget(handler));
     }
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)

@@ -71,7 +71,11 @@ public sealed class TcpTransport(TcpFlavour flavour) : StreamTransport
             throw new TransportException($"cannot listen on {endpoint}: {e.Message}", e);
         }
         var bound = Endpoints.ToUri(Name, (IPEndPoint)socket.LocalEndPoint!);
-        var listener = new SocketListener(socket, bound, options.Io, Configure);
+        var listener = new SocketListener(socket, bound, options.Io, accepted =>
+        {
+            Configure(accepted);
+            DeadPeerDetection.Enable(accepted);
+        });
         return flavour == TcpFlavour.Tls ? new TlsListener(listener, Tls.CreateCertificate(), options.ConnectTimeout) : listener;
     }
 

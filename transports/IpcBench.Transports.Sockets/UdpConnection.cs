@@ -36,7 +36,7 @@ internal sealed class UdpConnection : IConnection
     private void SetReplyTimeout(TimeSpan timeout)
     {
         _replyTimeout = timeout;
-        _socket.ReceiveTimeout = (int)timeout.TotalMilliseconds; // for blocking receives
+        _socket.ReceiveTimeout = Quantities.WholeMilliseconds(timeout); // for blocking receives
     }
 
     public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)

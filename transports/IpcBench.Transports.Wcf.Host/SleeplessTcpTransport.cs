@@ -125,7 +125,7 @@ namespace IpcBench.Transports.Wcf.Host
                 {
                     throw new ArgumentException($"Timeout value must be positive value. It was {timeout}");
                 }
-                _client.ReceiveTimeout = (int)Math.Min(timeout.TotalMilliseconds, int.MaxValue);
+                _client.ReceiveTimeout = (int)Math.Max(1, Math.Min(Math.Ceiling(timeout.TotalMilliseconds), int.MaxValue)); // 0 would be no timeout
                 message = _readSizedMessage();
                 if (message == null)
                 {

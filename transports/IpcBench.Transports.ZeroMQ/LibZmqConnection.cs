@@ -1,4 +1,5 @@
 using IpcBench.Core;
+using IpcBench.Core.Options;
 
 namespace IpcBench.Transports.ZeroMQ;
 
@@ -27,7 +28,7 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
     {
         set
         {
-            LibZmq.SetInt(_socket, LibZmq.RcvTimeo, (int)value.TotalMilliseconds);
+            LibZmq.SetInt(_socket, LibZmq.RcvTimeo, Quantities.WholeMilliseconds(value));
             _timeout = value;
         }
     }

@@ -60,7 +60,7 @@ public sealed class LibZmqTransport : ITransport
         {
             LibZmq.SetInt(socket, LibZmq.ReqRelaxed, 1);
             LibZmq.SetInt(socket, LibZmq.ReqCorrelate, 1);
-            LibZmq.SetInt(socket, LibZmq.SndTimeo, (int)options.RequestTimeout.TotalMilliseconds);
+            LibZmq.SetInt(socket, LibZmq.SndTimeo, Quantities.WholeMilliseconds(options.RequestTimeout));
             if (LibZmq.Connect(socket, ZmqEndpoint.Tcp(address, bind: false)) < 0)
             {
                 throw new TransportException($"could not connect to {peer}: {LibZmq.LastError(out _)}");

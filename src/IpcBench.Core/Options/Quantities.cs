@@ -20,6 +20,12 @@ public static class Quantities
 
     private const double MaxDurationMs = int.MaxValue;
 
+    /// <summary>
+    /// A timeout as the whole milliseconds a socket option takes: rounded up, so that a timeout under 1 ms is 1 ms,
+    /// never 0, which SO_RCVTIMEO reads as no timeout at all and ZMQ_RCVTIMEO as none to wait.
+    /// </summary>
+    public static int WholeMilliseconds(TimeSpan timeout) => (int)Math.Clamp(Math.Ceiling(timeout.TotalMilliseconds), 1, MaxDurationMs);
+
     /// <summary>As <see cref="TryParseDuration"/>, or an <see cref="ArgumentException"/> naming <paramref name="name"/>.</summary>
     public static TimeSpan ParseDuration(string name, string text) => TryParseDuration(text, out var d)
         ? d

@@ -84,7 +84,7 @@ internal sealed class StreamServer : IServer
     /// <summary>
     /// Reads a request's <paramref name="length"/> payload bytes (checked against the limit) into <paramref name="buffer"/>,
     /// which grows as the bytes arrive, not to the announced length at once: a client that announces the limit and sends
-    /// nothing costs its session <see cref="GrowthStep"/>, not the limit. Returns the buffer, kept for the next request.
+    /// nothing costs its session <see cref="GrowingBuffer.Step"/>, not the limit. Returns the buffer, kept for the next request.
     /// </summary>
     private static byte[] ReadRequest(FramedStream framed, byte[] buffer, int length)
     {
@@ -115,13 +115,9 @@ internal sealed class StreamServer : IServer
         }
     }
 
-    /// <summary>How much a request buffer may grow ahead of the bytes that have arrived.</summary>
-    private const int GrowthStep = 64 * 1024;
-
-    /// <summary>A full buffer's next size: at most twice what has arrived (or one step), never more than the request.</summary>
     private static byte[] Grown(byte[] buffer, int kept, int length)
     {
-        var grown = new byte[Math.Min(length, Math.Max(2 * buffer.Length, GrowthStep))];
+        var grown = new byte[GrowingBuffer.NextSize(buffer.Length, length)];
         buffer.AsSpan(0, kept).CopyTo(grown);
         return grown;
     }
