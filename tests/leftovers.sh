@@ -17,6 +17,7 @@ list() {
   find "$tmp" -maxdepth 1 \( -name 'ipcbench*' -o -name 'CoreFxPipe_ipcbench*' \) -printf 'file %p\n' 2>/dev/null
   find /dev/shm -mindepth 1 -maxdepth 1 -printf 'shm %p\n' 2>/dev/null
   ip netns list 2>/dev/null | awk '{ print "netns " $1 }'
+  find /etc/netns -mindepth 1 -maxdepth 1 -printf 'netns-config %p\n' 2>/dev/null
   ip -o link show type veth 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print "veth " $2 }'
   if command -v docker >/dev/null && timeout 5 docker info >/dev/null 2>&1; then
     timeout 10 docker ps -a --format 'container {{.Names}} {{.Image}}'

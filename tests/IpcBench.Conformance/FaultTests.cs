@@ -46,6 +46,42 @@ public class FaultTests
     }
 
     /// <summary>
+    /// A server frozen by SIGSTOP cannot remove its files when told to stop: whoever started it kills it after the stop
+    /// timeout and removes what it made (its socket or channel files and their private directory).
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
+    public async Task A_frozen_server_killed_by_its_starter_leaves_none_of_its_files(string transport)
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return; // SIGSTOP
+        }
+        var server = await TestServer.StartAsync(transport);
+        var files = ServerFiles.Of(server.Process.Address).Where(File.Exists).ToList();
+        if (files.Count == 0)
+        {
+            await server.DisposeAsync();
+            return; // a port, a queue: nothing on the file system
+        }
+        int[] tree = [server.Process.ProcessId, .. ProcessTree.Descendants(server.Process.ProcessId)];
+        using (var stop = Process.Start("kill", $"-STOP {string.Join(' ', tree)}"))
+        {
+            await stop.WaitForExitAsync();
+        }
+
+        await server.DisposeAsync(); // asks it to stop, waits, kills it
+
+        foreach (string file in files)
+        {
+            Assert.False(File.Exists(file), $"{file} is left behind");
+            string directory = Path.GetDirectoryName(file)!;
+            Assert.False(Path.GetFileName(directory).StartsWith("ipcbench-", StringComparison.Ordinal) && Directory.Exists(directory),
+                $"{directory} is left behind");
+        }
+    }
+
+    /// <summary>
     /// A client that vanishes without a FIN (its machine or link gone) must not hold a session forever: the TCP servers'
     /// accepted sockets carry keepalive probes and TCP_USER_TIMEOUT (DeadPeerDetection), seen here from the kernel's side.
     /// </summary>

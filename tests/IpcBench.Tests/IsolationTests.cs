@@ -116,6 +116,70 @@ public class IsolationTests
         }
     }
 
+    /// <summary>Transports that cross a network, whose server a namespace can hold (amqp's is the broker, outside it).</summary>
+    public static TheoryData<string> Networked => [.. IpcBench.Transports.TransportRegistry.All
+        .Where(t => t.UnsupportedReason is null && t.Capabilities.Has(IpcBench.Core.TransportFeatures.CrossHost) && !t.Name.StartsWith("amqp", StringComparison.Ordinal))
+        .Select(t => t.Name)];
+
+    /// <summary>
+    /// A peer that disappears without closing: the link to the server's namespace goes down mid-run, so no FIN, no reset,
+    /// nothing arrives. The client must fail within its timeout (udp, which counts a lost reply and goes on, once
+    /// LoadLoop.MaxConsecutiveLosses are lost in a row), in one line, and leave nothing behind.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Networked))]
+    public async Task A_link_dropped_mid_run_fails_the_client_within_its_timeout_and_leaves_nothing(string transport)
+    {
+        if (NetworkNamespace.UnsupportedReason is not null)
+        {
+            return; // not root, or no ip: the netns tests above say so
+        }
+        var info = ServerCommand.Resolve().StartInfo();
+        foreach (string arg in new[] { "ping", "--transport", transport, "--isolation", "netns", "--count", "100000000", "--timeout", "1s", "--no-results" })
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
+        using var ping = Process.Start(info)!;
+        var stderr = ping.StandardError.ReadToEndAsync();
+        _ = ping.StandardOutput.ReadToEndAsync();
+        string prefix = $"ipcbench-{ping.Id}-";
+        string? name = null;
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (name is null && DateTime.UtcNow < deadline && !ping.HasExited)
+        {
+            await Task.Delay(200);
+            name = (await RunAsync("ip", "netns", "list")).Split('\n').Select(l => l.Split(' ')[0]).FirstOrDefault(n => n.StartsWith(prefix, StringComparison.Ordinal));
+        }
+        Assert.True(name is not null, $"no namespace of ping's: {(ping.HasExited ? await stderr : "")}");
+        await Task.Delay(2000); // the server is up and requests flow
+        Assert.False(ping.HasExited, await Task.WhenAny(stderr, Task.Delay(100)) == stderr ? await stderr : "");
+        var serverPids = (await RunAsync("ip", "netns", "pids", name)).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        string link = $"ipcb{name.Split('-')[^1]}h";
+
+        var dropped = Stopwatch.StartNew();
+        await RunAsync("ip", "link", "set", link, "down");
+        bool ended = await ping.WaitForExitAsync(new CancellationTokenSource(TimeSpan.FromSeconds(25)).Token).ContinueWith(t => t.IsCompletedSuccessfully);
+        if (!ended)
+        {
+            ping.Kill(entireProcessTree: true);
+        }
+
+        Assert.True(ended, $"ping still running {dropped.Elapsed.TotalSeconds:0} s after its link went down");
+        Assert.Equal(1, ping.ExitCode);
+        string error = Assert.Single((await stderr).Split('\n', StringSplitOptions.RemoveEmptyEntries), l => l.StartsWith("ipcbench ping:", StringComparison.Ordinal));
+        Assert.Contains("error", error);
+        deadline = DateTime.UtcNow.AddSeconds(15);
+        while (DateTime.UtcNow < deadline && ((await RunAsync("ip", "netns", "list")).Contains(name, StringComparison.Ordinal)
+            || serverPids.Any(pid => Directory.Exists($"/proc/{pid.Trim()}"))))
+        {
+            await Task.Delay(200);
+        }
+        Assert.DoesNotContain(name, await RunAsync("ip", "netns", "list"));
+        Assert.DoesNotContain(link, await RunAsync("ip", "-o", "link"));
+        Assert.All(serverPids, pid => Assert.False(Directory.Exists($"/proc/{pid.Trim()}"), $"server process {pid} is still running"));
+    }
+
     private static async Task<string> RunAsync(string file, params string[] args)
     {
         var info = new ProcessStartInfo(file) { RedirectStandardOutput = true };

@@ -60,5 +60,44 @@ public class RunFolderTests : IDisposable
         Assert.Contains("/dev/null/x", RunFolder.Unwritable("/dev/null/x"));
     }
 
+    /// <summary>A run whose results fill the disk fails in one line and leaves no folder behind, whole or not.</summary>
+    [Fact]
+    public async Task A_disk_that_fills_up_while_a_run_is_written_costs_the_run_folder_and_nothing_else()
+    {
+        if (!OperatingSystem.IsLinux() || Environment.UserName != "root")
+        {
+            return; // mounts a small tmpfs
+        }
+        string disk = Path.Combine(_root, "small-disk");
+        Directory.CreateDirectory(disk);
+        await RunAsync("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", disk);
+        try
+        {
+            File.WriteAllBytes(Path.Combine(disk, "fill"), new byte[56 * 1024]); // room for the folder, not for its results
+            var (exit, stdout, stderr) = await CliTests.RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = disk },
+                "ping", "--transport", "tcp", "--count", "500");
+
+            Assert.Equal(1, exit);
+            Assert.Contains("latency us", stdout); // the figures were printed before the folder was written
+            string line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+            Assert.Matches("full|No space left", line);
+            Assert.Equal(["fill"], Directory.GetFileSystemEntries(disk).Select(Path.GetFileName));
+        }
+        finally
+        {
+            await RunAsync("umount", disk);
+        }
+    }
+
+    private static async Task RunAsync(string program, params string[] args)
+    {
+        var info = new System.Diagnostics.ProcessStartInfo(program) { RedirectStandardError = true };
+        args.ToList().ForEach(info.ArgumentList.Add);
+        using var process = System.Diagnostics.Process.Start(info)!;
+        string stderr = await process.StandardError.ReadToEndAsync();
+        await process.WaitForExitAsync(new CancellationTokenSource(TimeSpan.FromSeconds(30)).Token);
+        Assert.True(process.ExitCode == 0, $"{program}: {stderr}");
+    }
+
     public void Dispose() => Directory.Delete(_root, recursive: true);
 }

@@ -45,7 +45,7 @@ public sealed class MmfTransport : ITransport
 
     /// <summary>A fresh private directory in /dev/shm (memory, never a disk) where there is one.</summary>
     public Uri DefaultAddress() => PathAddress.ToUri(Name, Path.Combine(
-        OperatingSystem.IsLinux() && Directory.Exists("/dev/shm") ? "/dev/shm/ipcbench-*" : PrivateDirectory.DefaultPattern, "channel"));
+        OperatingSystem.IsLinux() && Directory.Exists("/dev/shm") ? PrivateDirectory.SharedMemoryPattern : PrivateDirectory.DefaultPattern, "channel"));
 
     public ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {

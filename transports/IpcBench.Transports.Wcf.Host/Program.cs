@@ -42,7 +42,8 @@ namespace IpcBench.Transports.Wcf.Host
                 Environment.Exit(0); // no thread of Mono's WCF keeps the process
                 return 0;
             }
-            catch (Exception e) when (e is CommunicationException || e is IOException || e is InvalidOperationException || e is TimeoutException || e is AggregateException)
+            catch (Exception e) when (e is CommunicationException || e is IOException || e is InvalidOperationException || e is TimeoutException
+                || e is AggregateException || e is System.Net.Sockets.SocketException)
             {
                 Console.Error.WriteLine($"wcf host at {address}: {e.Message}");
                 host.Abort();

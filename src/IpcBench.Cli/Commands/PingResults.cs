@@ -22,7 +22,15 @@ internal static class PingResults
     public static string Write(RunResults results, string? resultsRoot)
     {
         string folder = RunFolder.Create(RunFolder.Root(resultsRoot), results.Id);
-        ReportWriter.WriteAll(folder, results);
+        try
+        {
+            ReportWriter.WriteAll(folder, results);
+        }
+        catch
+        {
+            Directory.Delete(folder, recursive: true); // a disk that filled up keeps no half of a run (the figures are on stdout)
+            throw;
+        }
         return folder;
     }
 

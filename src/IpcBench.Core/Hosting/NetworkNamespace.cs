@@ -75,6 +75,11 @@ public sealed class NetworkNamespace : IAsyncDisposable
         try
         {
             await IpAsync(ct, "netns", "add", name).ConfigureAwait(false);
+            // 'ip netns exec' puts /etc/netns/NAME/hosts in place of /etc/hosts inside: the namespace's addresses get names
+            // there, for servers that look their own address up (Mono's NetTcp listener does, and fails without one).
+            Directory.CreateDirectory(HostsDirectory(name));
+            await File.WriteAllTextAsync(Path.Combine(HostsDirectory(name), "hosts"),
+                $"127.0.0.1 localhost\n{innerAddress} ipcbench-server\n{hostAddress} ipcbench-client\n", ct).ConfigureAwait(false);
             await IpAsync(ct, "link", "add", hostLink, "type", "veth", "peer", "name", innerLink).ConfigureAwait(false);
             await IpAsync(ct, "link", "set", innerLink, "netns", name).ConfigureAwait(false);
             await IpAsync(ct, "addr", "add", hostAddress + "/30", "dev", hostLink).ConfigureAwait(false);
@@ -124,6 +129,9 @@ public sealed class NetworkNamespace : IAsyncDisposable
         return new Uri(text[..host] + InnerAddress + text[(host + address.Host.Length)..]);
     }
 
+    /// <summary>The namespace's own configuration files, which 'ip netns exec' mounts over /etc's.</summary>
+    private static string HostsDirectory(string name) => $"/etc/netns/{name}";
+
     private static Process StartJanitor(string name, string hostLink)
     {
         // Signals to the terminal's process group do not reach it (setsid), and it ignores the rest but KILL:
@@ -140,6 +148,7 @@ public sealed class NetworkNamespace : IAsyncDisposable
             fi
             ip netns del {{name}} 2>/dev/null
             ip link del {{hostLink}} 2>/dev/null
+            rm -rf {{HostsDirectory(name)}}
             exit 0
             """;
         var info = new ProcessStartInfo("setsid") { ArgumentList = { "sh", "-c", script }, RedirectStandardInput = true, UseShellExecute = false };

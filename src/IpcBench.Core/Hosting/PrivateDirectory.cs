@@ -5,8 +5,9 @@ namespace IpcBench.Core.Hosting;
 /// contains '*' (the default is <c>$TMPDIR/ipcbench-*/...</c>) gets a fresh directory with the '*'
 /// replaced by the server's pid and a random part, created with mode 0700 so that no other user can
 /// reach the files, and removed again when the server stops. A server that was killed cannot remove
-/// its directory; the next one to create a directory beside it does, once that pid is gone
-/// (<see cref="RemoveStale"/>, which other per-server files named "prefix-pid-random" use too).
+/// its directory: whoever killed it does (<see cref="RemoveLeftBy"/>), and failing that the next server
+/// to create a directory beside it, once that pid is gone (<see cref="RemoveStale"/>, which other
+/// per-server files named "prefix-pid-random" use too).
 /// </summary>
 public static class PrivateDirectory
 {
@@ -15,6 +16,28 @@ public static class PrivateDirectory
 
     /// <summary>A default path in a private directory under the temporary directory.</summary>
     public static string DefaultPath(string fileName) => Path.Combine(DefaultPattern, fileName);
+
+    /// <summary>Private directories in memory (mmf's channels), where Linux has /dev/shm.</summary>
+    public const string SharedMemoryPattern = "/dev/shm/ipcbench-*";
+
+    /// <summary>
+    /// Everywhere a server keeps files named "ipcbench-PID-random": its private directories, and the socket files of
+    /// .NET pipes with generated names (StalePipe in the pipe transports knows how .NET names them).
+    /// </summary>
+    private static IEnumerable<string> ServerFilePatterns =>
+        [DefaultPattern, SharedMemoryPattern, Path.Combine(Path.GetTempPath(), "CoreFxPipe_ipcbench-*")];
+
+    /// <summary>
+    /// Removes what the server process <paramref name="pid"/> made and could not remove itself: for whoever killed
+    /// it (a frozen server cannot clean up). Nothing is touched while a process of that pid is alive.
+    /// </summary>
+    public static void RemoveLeftBy(int pid)
+    {
+        foreach (string pattern in ServerFilePatterns)
+        {
+            RemoveWhere(pattern, owner => owner == pid);
+        }
+    }
 
     /// <summary>
     /// Returns <paramref name="path"/> with its '*' directory created and filled in, and that directory in
@@ -59,7 +82,10 @@ public static class PrivateDirectory
     /// Removes the files and directories named like <paramref name="pattern"/> (a path whose last part
     /// holds '*', standing for "pid-random") whose process no longer exists: what killed servers left.
     /// </summary>
-    public static void RemoveStale(string pattern)
+    public static void RemoveStale(string pattern) => RemoveWhere(pattern, _ => true);
+
+    /// <summary>Removes the entries of <paramref name="pattern"/> whose pid <paramref name="owned"/> picks and no process holds.</summary>
+    private static void RemoveWhere(string pattern, Func<int, bool> owned)
     {
         string? parent = Path.GetDirectoryName(pattern);
         string name = Path.GetFileName(pattern);
@@ -73,7 +99,7 @@ public static class PrivateDirectory
         {
             string rest = Path.GetFileName(entry)[prefix.Length..];
             int dash = rest.IndexOf('-');
-            if (dash > 0 && int.TryParse(rest[..dash], out int pid) && !Hosting.ProcessLiveness.IsAlive(pid))
+            if (dash > 0 && int.TryParse(rest[..dash], out int pid) && owned(pid) && !Hosting.ProcessLiveness.IsAlive(pid))
             {
                 if (Directory.Exists(entry))
                 {

@@ -209,6 +209,10 @@ public sealed class ServerProcess : IAsyncDisposable
         finally
         {
             ExitCode = _process.HasExited ? _process.ExitCode : -1;
+            if (_process.HasExited)
+            {
+                PrivateDirectory.RemoveLeftBy(_process.Id); // nothing after a clean stop; a killed or crashed server's files
+            }
             _process.Dispose();
         }
     }
