@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI's container check (called by .ci/run; root): installs docker.io, docker-compose and debootstrap; runs docker/run.sh
 # for tcp, uds and mmf with short runs on an engine run.sh starts itself, and checks the merged run folder's transport x
-# isolation table; then on an engine of its own, kills a second run.sh in the middle of a container pair and checks that
+# isolation table; kills a run.sh with SIGKILL mid-pair and checks that the next run.sh removes its pairs, engine and work
+# folder; then on an engine of its own, kills a run.sh (SIGTERM) in the middle of a container pair and checks that
 # no container, network, volume, namespace or veth link is left, and stops a pair's server container mid-run: its client
 # must fail within seconds with one line and exit 1. A few minutes.
 set -euo pipefail
@@ -38,9 +39,25 @@ grep -Eq "^\| tcp [^|]*\| 1 B \| [0-9.]+ / [0-9.]+ \| $cell \| $cell \| $cell \|
 grep -Eq "^\| uds [^|]*\| 1 B \| [0-9.]+ / [0-9.]+ \| $cell \| $cell \| - \| - \| $cell \| - \|$" "$summary" || fail "no uds row with netns, container and the volume pair"
 grep -Eq "^\| mmf [^|]*\| 1 B \| [0-9.]+ / [0-9.]+ \| $cell \| not supported \| - \| - \| - \| $cell \|$" "$summary" || fail "no mmf row with netns and the shared-IPC pair"
 
+echo "== a run.sh killed by SIGKILL (no trap runs) leaves nothing once the next run.sh starts"
+IPCBENCH_ISOLATIONS=docker-bridge IPCBENCH_SIZES=100KB IPCBENCH_COUNT=10000000 IPCBENCH_RESULTS="$out/sigkilled" docker/run.sh tcp >"$out/sigkilled.log" 2>&1 &
+run=$!
+for _ in $(seq 240); do timeout 5 docker ps -q --filter "name=ipcbench-run-$run" 2>/dev/null | grep -q . && break; sleep 0.5; done
+timeout 5 docker ps -q --filter "name=ipcbench-run-$run" | grep -q . || { cat "$out/sigkilled.log" >&2; fail "the run to be killed never started a pair"; }
+killed=$run
+kill -KILL "$run"; wait "$run" 2>/dev/null || true
+run=""
+pgrep -f 'dockerd --data-root /var/lib/ipcbench-docker' >/dev/null || fail "the killed run left no engine: nothing to check"
+IPCBENCH_ISOLATIONS=none IPCBENCH_SIZES=1 IPCBENCH_COUNT=300 IPCBENCH_WARMUP=30 IPCBENCH_RESULTS="$out/after-kill" timeout 10m docker/run.sh tcp \
+  >"$out/after-kill.log" 2>&1 || { cat "$out/after-kill.log" >&2; fail "the run after a killed one failed"; }
+grep -q "removing what run.sh $killed left" "$out/after-kill.log" || { cat "$out/after-kill.log" >&2; fail "the next run did not clean up after the killed one"; }
+! pgrep -f 'dockerd --data-root /var/lib/ipcbench-docker' >/dev/null || fail "a Docker engine of a run.sh still runs: $(pgrep -af dockerd)"
+[ -z "$(ls -d /tmp/ipcbench-run-* 2>/dev/null)" ] || fail "work folders left: $(ls -d /tmp/ipcbench-run-*)"
+
 echo "== a run.sh killed in the middle of a container pair leaves nothing behind"
 engine_start "$out/engine"
-[ -z "$(docker ps -aq)" ] || fail "containers were left by the first run: $(docker ps -a)"
+[ -z "$(docker ps -aq)" ] || fail "containers were left by the runs before: $(docker ps -a)"
+[ -z "$(docker network ls -q --filter name=ipcbench-run-)" ] || fail "networks were left by the runs before: $(docker network ls)"
 echo "== one container, both roles: ping starts its server inside the image (no dotnet there)"
 docker run --rm --network none ipcbench ping --transport uds --count 300 --warmup 30 --no-results \
   || fail "ping in one container (its own server) failed"

@@ -25,6 +25,6 @@ engine_stop() {
     echo "the Docker engine did not stop within 20 s; killing it" >&2
     kill -9 "$engine_pid" 2>/dev/null || true
   fi
-  wait "$engine_pid" 2>/dev/null || true
+  wait "$engine_pid" 2>/dev/null || true # not a child when it is a killed run's engine: then nothing to wait for
   engine_pid=""
 }

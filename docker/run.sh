@@ -47,24 +47,40 @@ for tool in docker dotnet ip unshare; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is missing (Debian: apt-get install docker.io docker-compose debootstrap iproute2)" >&2; exit 2; }
 done
 
-work=$(mktemp -d /tmp/ipcbench-run-XXXXXX)
+work=$(mktemp -d "/tmp/ipcbench-run-$$-XXXXXX") # the pid names whose it is, for the next run if this one is killed
 . docker/engine.sh
 # Long commands run in the background and are waited for: bash runs a trap only once the foreground command ends, and
 # a wait ends at once on a signal. The trap then stops the child (ping removes its server and namespace on SIGTERM).
 child=""
-in_background() { "$@" & child=$!; wait "$child"; }
+in_background() { "$@" & child=$!; echo "$child" >"$work/child"; wait "$child"; }
+pairs_down() { # PROJECT: its pairs' containers, networks and volumes, whichever profile made them
+  "${compose[@]}" -p "$1" -f docker/compose.yaml --profile bridge --profile shared-netns --profile volume \
+    --profile shared-ipc --profile broker down -v --remove-orphans >/dev/null 2>&1 || true
+}
 cleanup() {
   status=$?
   trap - EXIT INT TERM
   if [ -n "$child" ] && kill -TERM "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
-  "${compose[@]}" -p "$project" -f docker/compose.yaml --profile bridge --profile shared-netns --profile volume \
-    --profile shared-ipc --profile broker down -v --remove-orphans >/dev/null 2>&1 || true
+  pairs_down "$project"
   engine_stop
   rm -rf "$work"
   exit "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# -- what a run killed by SIGKILL left (no trap ran in it): its child, its pairs, the engine it started, its work folder
+for stale in /tmp/ipcbench-run-*-*; do
+  owner=${stale#/tmp/ipcbench-run-}; owner=${owner%%-*}
+  [ -d "$stale" ] && [[ "$owner" =~ ^[0-9]+$ ]] && ! kill -0 "$owner" 2>/dev/null || continue
+  echo "== removing what run.sh $owner left (it was killed)"
+  [ ! -s "$stale/child" ] || kill -TERM "$(cat "$stale/child")" 2>/dev/null || true
+  ! timeout 10 docker info >/dev/null 2>&1 || pairs_down "ipcbench-run-$owner"
+  if [ -s "$stale/engine/dockerd.pid" ] && kill -0 "$(cat "$stale/engine/dockerd.pid")" 2>/dev/null; then
+    engine_pid=$(cat "$stale/engine/dockerd.pid"); engine_stop # an engine no one answers for any more
+  fi
+  rm -rf "$stale"
+done
 
 # -- the engine: the one that answers, else one of our own
 if ! timeout 10 docker info >/dev/null 2>&1; then
