@@ -101,19 +101,7 @@ public class IsolationTests
         ping.Kill(); // SIGKILL: nothing in ping runs after it
         await ping.WaitForExitAsync();
 
-        string link = $"ipcb{name.Split('-')[^1]}h";
-        deadline = DateTime.UtcNow.AddSeconds(15);
-        while (DateTime.UtcNow < deadline && ((await RunAsync("ip", "netns", "list")).Contains(name, StringComparison.Ordinal)
-            || serverPids.Any(pid => Directory.Exists($"/proc/{pid.Trim()}"))))
-        {
-            await Task.Delay(200);
-        }
-        Assert.DoesNotContain(name, await RunAsync("ip", "netns", "list"));
-        Assert.DoesNotContain(link, await RunAsync("ip", "-o", "link"));
-        foreach (string pid in serverPids)
-        {
-            Assert.False(Directory.Exists($"/proc/{pid.Trim()}"), $"server process {pid} is still running");
-        }
+        await AssertGoneAsync(name, serverPids);
     }
 
     /// <summary>Transports that cross a network, whose server a namespace can hold (amqp's is the broker, outside it).</summary>
@@ -155,10 +143,8 @@ public class IsolationTests
         await Task.Delay(2000); // the server is up and requests flow
         Assert.False(ping.HasExited, await Task.WhenAny(stderr, Task.Delay(100)) == stderr ? await stderr : "");
         var serverPids = (await RunAsync("ip", "netns", "pids", name)).Split('\n', StringSplitOptions.RemoveEmptyEntries);
-        string link = $"ipcb{name.Split('-')[^1]}h";
-
         var dropped = Stopwatch.StartNew();
-        await RunAsync("ip", "link", "set", link, "down");
+        await RunAsync("ip", "link", "set", HostLink(name), "down");
         bool ended = await ping.WaitForExitAsync(new CancellationTokenSource(TimeSpan.FromSeconds(25)).Token).ContinueWith(t => t.IsCompletedSuccessfully);
         if (!ended)
         {
@@ -169,16 +155,26 @@ public class IsolationTests
         Assert.Equal(1, ping.ExitCode);
         string error = Assert.Single((await stderr).Split('\n', StringSplitOptions.RemoveEmptyEntries), l => l.StartsWith("ipcbench ping:", StringComparison.Ordinal));
         Assert.Contains("error", error);
-        deadline = DateTime.UtcNow.AddSeconds(15);
+        await AssertGoneAsync(name, serverPids);
+    }
+
+    /// <summary>Within 15 s, the namespace <paramref name="name"/>, its host link and the server processes in it are gone.</summary>
+    private static async Task AssertGoneAsync(string name, string[] serverPids)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(15);
         while (DateTime.UtcNow < deadline && ((await RunAsync("ip", "netns", "list")).Contains(name, StringComparison.Ordinal)
             || serverPids.Any(pid => Directory.Exists($"/proc/{pid.Trim()}"))))
         {
             await Task.Delay(200);
         }
         Assert.DoesNotContain(name, await RunAsync("ip", "netns", "list"));
-        Assert.DoesNotContain(link, await RunAsync("ip", "-o", "link"));
+        Assert.DoesNotContain(HostLink(name), await RunAsync("ip", "-o", "link"));
         Assert.All(serverPids, pid => Assert.False(Directory.Exists($"/proc/{pid.Trim()}"), $"server process {pid} is still running"));
+        Assert.False(Directory.Exists($"/etc/netns/{name}"), $"/etc/netns/{name} is left behind");
     }
+
+    /// <summary>The host end of a namespace's veth pair, as NetworkNamespace names it.</summary>
+    private static string HostLink(string name) => $"ipcb{name.Split('-')[^1]}h";
 
     private static async Task<string> RunAsync(string file, params string[] args)
     {
