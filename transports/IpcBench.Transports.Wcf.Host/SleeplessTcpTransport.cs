@@ -113,6 +113,22 @@ namespace IpcBench.Transports.Wcf.Host
                 _readSizedMessage = (Func<Message>)Delegate.CreateDelegate(typeof(Func<Message>), frame, "ReadSizedMessage");
                 _client = (TcpClient)Field("client").GetValue(_inner);
                 _client.NoDelay = true;
+                ProbeWhenIdle(_client.Client);
+            }
+
+            /// <summary>
+            /// Keepalive probes after 30 s of silence, every 5 s (as IpcBench's own TCP servers, DeadPeerDetection): a client
+            /// that vanished without a FIN would otherwise hold this one-client host until Mono's receive timeout.
+            /// </summary>
+            private static void ProbeWhenIdle(Socket socket)
+            {
+                const uint On = 1, IdleMs = 30000, IntervalMs = 5000;
+                var values = new byte[12]; // struct tcp_keepalive: onoff, keepalivetime, keepaliveinterval
+                BitConverter.GetBytes(On).CopyTo(values, 0);
+                BitConverter.GetBytes(IdleMs).CopyTo(values, 4);
+                BitConverter.GetBytes(IntervalMs).CopyTo(values, 8);
+                socket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, true);
+                socket.IOControl(IOControlCode.KeepAliveValues, values, null);
             }
 
             public bool TryReceive(TimeSpan timeout, out Message message)
