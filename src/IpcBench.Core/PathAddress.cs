@@ -30,13 +30,14 @@ public static class PathAddress
     {
         FileKind.Missing => false,
         FileKind.Socket => true,
-        var kind => throw Occupied(path, kind, "a socket"),
+        var kind => throw Occupied($"{path} is {Describe(kind)}, not a socket"),
     };
 
-    /// <summary>The refusal of a path that holds a file a server did not make.</summary>
-    public static UnusableAddressException Occupied(string path, FileKind kind, string expected) =>
-        new($"{path} is {(kind == FileKind.Regular ? "a regular file" : "not a regular file")}, not {expected}: IpcBench removes "
-            + "only what it made, so it is left as it is; name a path that does not exist");
+    /// <summary>The refusal of a path that holds a file a server did not make; <paramref name="what"/> says what is there.</summary>
+    public static UnusableAddressException Occupied(string what) =>
+        new($"{what}: IpcBench removes only what it made, so it is left as it is; name a path that does not exist");
+
+    public static string Describe(FileKind kind) => kind == FileKind.Regular ? "a regular file" : "not a regular file";
 
     /// <summary>The address of a file path: <c>scheme:///path</c>.</summary>
     public static Uri ToUri(string scheme, string path)

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Buffers.Text;
 using System.Text;
 using IpcBench.Core;
 
@@ -84,12 +85,18 @@ internal sealed class MessageSizeGuard(Stream inner, MessageFraming framing, lon
         {
             return null;
         }
-        foreach (string line in Encoding.ASCII.GetString(_header, 0, _headerLength).Split("\r\n"))
+        // Read in place, on the server's path of every request: no string, no allocation.
+        ReadOnlySpan<byte> header = _header.AsSpan(0, _headerLength);
+        foreach (Range range in header.Split("\r\n"u8))
         {
-            string[] field = line.Split(':', 2);
-            if (field.Length == 2 && field[0].Trim().Equals("Content-Length", StringComparison.OrdinalIgnoreCase))
+            var line = header[range];
+            int colon = line.IndexOf((byte)':');
+            if (colon > 0 && Ascii.EqualsIgnoreCase(line[..colon].Trim((byte)' '), "Content-Length"u8))
             {
-                return long.TryParse(field[1].Trim(), out long length) && length >= 0 ? length : throw Refuse($"a Content-Length of '{field[1].Trim()}'");
+                var value = line[(colon + 1)..].Trim((byte)' ');
+                return Utf8Parser.TryParse(value, out long length, out int used) && used == value.Length && length >= 0
+                    ? length
+                    : throw Refuse($"a Content-Length of '{Encoding.ASCII.GetString(value)}'");
             }
         }
         return 0; // no length: StreamJsonRpc refuses such a message itself

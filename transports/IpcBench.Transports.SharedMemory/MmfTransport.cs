@@ -149,7 +149,7 @@ public sealed class MmfTransport : ITransport
             case FileKind.Missing:
                 return;
             case var kind and not FileKind.Regular:
-                throw PathAddress.Occupied(path, kind, "an IpcBench channel");
+                throw PathAddress.Occupied($"{path} is {PathAddress.Describe(kind)}, not an IpcBench channel");
         }
         int livePid = 0;
         try
@@ -162,8 +162,7 @@ public sealed class MmfTransport : ITransport
         }
         catch (TransportException e)
         {
-            throw new UnusableAddressException($"{e.Message}: IpcBench removes only what it made, "
-                + "so it is left as it is; name a path that does not exist");
+            throw PathAddress.Occupied(e.Message); // "PATH is not an IpcBench channel (too short)"
         }
         if (livePid != 0)
         {
