@@ -129,6 +129,23 @@ public class IsolationTests
         }
         info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
         using var ping = Process.Start(info)!;
+        try
+        {
+            await DropTheLinkMidRunAsync(ping);
+        }
+        finally
+        {
+            if (!ping.HasExited)
+            {
+                // ping alone (its janitor, a child too, then removes the namespace): a failed assertion must not leave a
+                // ping of 10^8 requests running beside later tests
+                ping.Kill();
+            }
+        }
+    }
+
+    private static async Task DropTheLinkMidRunAsync(Process ping)
+    {
         var stderr = ping.StandardError.ReadToEndAsync();
         _ = ping.StandardOutput.ReadToEndAsync();
         string prefix = $"ipcbench-{ping.Id}-";
@@ -146,10 +163,6 @@ public class IsolationTests
         var dropped = Stopwatch.StartNew();
         await RunAsync("ip", "link", "set", HostLink(name), "down");
         bool ended = await ping.WaitForExitAsync(new CancellationTokenSource(TimeSpan.FromSeconds(25)).Token).ContinueWith(t => t.IsCompletedSuccessfully);
-        if (!ended)
-        {
-            ping.Kill(); // ping alone: its janitor, a child too, then removes the namespace
-        }
 
         Assert.True(ended, $"ping still running {dropped.Elapsed.TotalSeconds:0} s after its link went down");
         Assert.Equal(1, ping.ExitCode);
