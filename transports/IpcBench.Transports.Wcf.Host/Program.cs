@@ -7,21 +7,33 @@ using System.Threading.Tasks;
 namespace IpcBench.Transports.Wcf.Host
 {
     /// <summary>
-    /// <c>IpcBench.WcfHost.exe HOST PORT</c>: hosts <see cref="EchoService"/> at
+    /// <c>IpcBench.WcfHost.exe HOST PORT [MONO_LOS_MIB]</c>: hosts <see cref="EchoService"/> at
     /// net.tcp://HOST:PORT/ipcbench/echo, prints one line, <c>READY net.tcp://...</c>, once it accepts, and
     /// stops when its standard input closes: the 'ipcbench serve' process that started it closes it to stop
-    /// it, and so does the kernel when that process dies, so no host outlives its parent.
+    /// it, and so does the kernel when that process dies, so no host outlives its parent. Under Mono it first keeps
+    /// MONO_LOS_MIB (default 32) of Mono's large-object space mapped (<see cref="LargeObjectSpace"/>).
     /// </summary>
     public static class Program
     {
         private static readonly TimeSpan CloseTimeout = TimeSpan.FromSeconds(2);
 
+        private const int DefaultMonoLosMib = 32;
+
+        /// <summary>Under Mono (Linux, macOS), not the .NET Framework.</summary>
+        public static bool OnMono => Type.GetType("Mono.Runtime") != null;
+
         public static int Main(string[] args)
         {
-            if (args.Length != 2 || !int.TryParse(args[1], out int port))
+            int monoLosMib = DefaultMonoLosMib;
+            if (args.Length < 2 || args.Length > 3 || !int.TryParse(args[1], out int port)
+                || (args.Length == 3 && (!int.TryParse(args[2], out monoLosMib) || monoLosMib < 0)))
             {
-                Console.Error.WriteLine("usage: IpcBench.WcfHost HOST PORT");
+                Console.Error.WriteLine("usage: IpcBench.WcfHost HOST PORT [MONO_LOS_MIB]");
                 return 2;
+            }
+            if (OnMono)
+            {
+                LargeObjectSpace.KeepMapped(monoLosMib);
             }
             var address = new Uri($"net.tcp://{args[0]}:{port}{Contract.Path}");
             var host = new ServiceHost(typeof(EchoService));

@@ -23,7 +23,7 @@ namespace IpcBench.Transports.Wcf.Host
     internal sealed class SleeplessTcpTransport : TcpTransportBindingElement
     {
         /// <summary>Only Mono needs it: the .NET Framework's NetTcp receives without sleeping.</summary>
-        public static bool IsNeeded => Type.GetType("Mono.Runtime") != null;
+        public static bool IsNeeded => Program.OnMono;
 
         public SleeplessTcpTransport(TcpTransportBindingElement settings)
             : base(settings)

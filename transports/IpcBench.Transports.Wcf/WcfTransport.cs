@@ -29,7 +29,8 @@ public sealed class WcfTransport : ITransport
     public string Description => OperatingSystem.IsWindows()
         ? "WCF NetTcp (no security, buffered): the .NET WCF client calling a .NET Framework ServiceHost"
         : "WCF NetTcp (no security, buffered): the .NET WCF client calling a .NET Framework ServiceHost under Mono, its receive without Mono's 50 ms sleep; "
-          + "the client's connection buffer 64 KB, not NetTcp's 8 KB, which stalls every reply over 16 KB for 200 ms here (connection_buffer=8192 shows it)";
+          + "the client's connection buffer 64 KB, not NetTcp's 8 KB, which stalls every reply over 16 KB for 200 ms here (connection_buffer=8192 shows it); "
+          + "the host keeps 32 MiB of Mono's large-object space mapped, which Mono would unmap and fault in again every few large calls (mono_los=0 shows it)";
 
     public string? UnsupportedReason => !File.Exists(HostPath)
         ? $"{HostPath} is missing (build IpcBench.sln)"
@@ -45,7 +46,7 @@ public sealed class WcfTransport : ITransport
             EchoesOnly = "the WCF host is a .NET Framework program of its own with its own echo service",
         };
 
-    public IReadOnlyList<TransportOption> Options => [ConnectionBuffer];
+    public IReadOnlyList<TransportOption> Options => [ConnectionBuffer, MonoLargeObjectSpace];
 
     /// <summary>
     /// The client's <c>ConnectionBufferSize</c>, which the .NET client also makes its socket's SO_RCVBUF and SO_SNDBUF.
@@ -59,6 +60,15 @@ public sealed class WcfTransport : ITransport
         "65536", OptionScope.Client, 512, 1 << 26)
         with { Compared = ["8192", "65536"] };
 
+    /// <summary>
+    /// MiB of Mono's large-object space the host keeps mapped (LargeObjectSpace in the host). Mono unmaps every empty
+    /// 1 MiB section of it at each major collection, so with 0 a host under Mono faults in afresh nearly every large
+    /// array it makes: 100 KB calls cost it several times the CPU (README, "WCF on Linux"). No effect on Windows.
+    /// </summary>
+    private static readonly TransportOption MonoLargeObjectSpace = TransportOption.Number(
+        "mono_los", "MiB of Mono's large-object space the host keeps mapped (0: Mono's own way, which unmaps it at every major collection)",
+        "32", OptionScope.BothEnds, 0, 1024);
+
     public Uri DefaultAddress() => new("wcf://127.0.0.1:0");
 
     /// <summary>In a folder of its own (see the project file): beside ipcbench, Mono would take the .NET 10 client's System.ServiceModel.dll.</summary>
@@ -66,7 +76,7 @@ public sealed class WcfTransport : ITransport
 
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
-        EndpointOptions.Parse(address, this); // the client's option may be there too, and is checked
+        var values = OptionValues.Parse(address, this); // the client's option may be there too, and is checked
         if (UnsupportedReason is { } reason)
         {
             throw new TransportException($"wcf does not run here: {reason}");
@@ -80,6 +90,7 @@ public sealed class WcfTransport : ITransport
         var info = OperatingSystem.IsWindows() ? new ProcessStartInfo(HostPath) : Mono.StartInfo(HostPath);
         info.ArgumentList.Add(ip.ToString());
         info.ArgumentList.Add(port.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        info.ArgumentList.Add(values[MonoLargeObjectSpace]);
         var host = await ServerProcess.StartAsync(info, "the wcf host", Log.Warn, ct: ct).ConfigureAwait(false);
         return new WcfServer(host, new Uri($"wcf://{new IPEndPoint(ip, port)}")); // an IPv6 address in brackets
     }
