@@ -12,7 +12,7 @@
 #   --count N               20000 requests a ping
 #   --threshold PCT         10%
 #   --placement P           same-core: client and server take turns on one CPU, so no figure moves with how the
-#                           machine idles (see the README); none and cross-core pay its wake-ups
+#                           machine idles (see docs/placement.md); none and cross-core pay its wake-ups
 #   --inject-slowdown PCT   test-only: HEAD's servers busy-wait PCT of BASE's first p50 before each reply
 #                           (IPCBENCH_TEST_SERVER_DELAY_US), a regression on purpose that the gate must catch
 #   --builds DIR            keep the builds in DIR and reuse them (by commit) in later runs

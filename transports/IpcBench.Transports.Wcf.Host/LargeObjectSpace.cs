@@ -10,7 +10,7 @@ namespace IpcBench.Transports.Wcf.Host
     /// afresh, a page fault for every 4 KiB. A 100 KB call makes about ten such arrays (the frame, the encoder's growing
     /// buffers, the payload) and a major collection follows every few calls, so with Mono's own behaviour the host
     /// faults in most of what it allocates: about 600 faults and 4.3 ms of CPU a 100 KB call here, on a VM where a fault
-    /// is dear, against 0.7 ms with sections kept; one bare <c>new byte[102400]</c> took 330 us against 11 us (README,
+    /// is dear, against 0.7 ms with sections kept; one bare <c>new byte[102400]</c> took 330 us against 11 us (docs/transports.md,
     /// "WCF on Linux").
     /// Mono has no setting for it, so each kept section gets an anchor: a filler array takes all of a fresh section but
     /// three chunks, the smallest large array takes those, and the fillers are collected. A section with a live object

@@ -52,7 +52,7 @@ public sealed class WcfTransport : ITransport
     /// The client's <c>ConnectionBufferSize</c>, which the .NET client also makes its socket's SO_RCVBUF and SO_SNDBUF.
     /// NetTcp's default, 8 KB (TcpTransportBindingElement's, which NetTcpBinding keeps), is a 16 KB receive window on
     /// Linux, less than one loopback segment (65,483 B): a larger reply then waits for the server's 200 ms persist
-    /// timer, 1.25 s at 100 KB (README, "WCF on Linux"). That measures a stall, not WCF, so the default here is 64 KB,
+    /// timer, 1.25 s at 100 KB (docs/transports.md, "WCF on Linux"). That measures a stall, not WCF, so the default here is 64 KB,
     /// a window of two segments; the bytes on the wire are the same either way, and 8192 still shows the stall.
     /// </summary>
     private static readonly TransportOption ConnectionBuffer = TransportOption.Number(
@@ -63,7 +63,7 @@ public sealed class WcfTransport : ITransport
     /// <summary>
     /// MiB of Mono's large-object space the host keeps mapped (LargeObjectSpace in the host). Mono unmaps every empty
     /// 1 MiB section of it at each major collection, so with 0 a host under Mono faults in afresh nearly every large
-    /// array it makes: 100 KB calls cost it several times the CPU (README, "WCF on Linux"). No effect on Windows.
+    /// array it makes: 100 KB calls cost it several times the CPU (docs/transports.md, "WCF on Linux"). No effect on Windows.
     /// </summary>
     private static readonly TransportOption MonoLargeObjectSpace = TransportOption.Number(
         "mono_los", "MiB of Mono's large-object space the host keeps mapped (0: Mono's own way, which unmaps it at every major collection)",

@@ -6,7 +6,7 @@ namespace IpcBench.Reporting.Writers;
 
 /// <summary>
 /// What <c>ipcbench ping</c> prints and what <c>--json</c> writes, both made from the run's one case, as results.json
-/// holds it. The JSON field names are documented (README) and kept: scripts read them.
+/// holds it. The JSON field names are kept: scripts read them.
 /// </summary>
 public static class PingOutput
 {
