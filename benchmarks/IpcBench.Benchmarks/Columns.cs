@@ -30,7 +30,7 @@ public sealed class SuiteColumn(string name, string legend, bool numeric, Func<S
             (_, c) => Sidecar(c) is { } e ? Format(e.ClientCpuUsPerOp, "0.0") : "-"),
         new SuiteColumn("Server CPU us", "server process CPU time per request, as the server reported it", true,
             (_, c) => Sidecar(c)?.ServerCpuUsPerOp is double us ? Format(us, "0.0") : "-"),
-        new SuiteColumn("Requests (lost)", "requests the percentiles are over (the latest, up to 1,048,576), and replies lost", false,
+        new SuiteColumn("Requests (lost)", "requests the percentiles are over (every one of the case after its warm-up), and replies lost", false,
             (_, c) => Sidecar(c) is { } e ? Format(e.Count, "0") + $" ({e.Errors})" : "-"),
     ];
 

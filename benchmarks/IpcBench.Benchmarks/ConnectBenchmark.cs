@@ -15,14 +15,12 @@ public class ConnectBenchmark
 {
     public const string Scenario = "connect";
 
-    private const int KeptSamples = 1 << 18;
-
     private LocalServer? _server;
     private ITransport? _transport;
     private Uri? _address;
     private readonly byte[] _request = new byte[1];
     private readonly byte[] _reply = new byte[1];
-    private readonly LatencyRecorder _recorder = new(KeptSamples, keepLatest: true);
+    private readonly LatencyRecorder _recorder = new();
     private long _cycles;
     private CostMeter _clientCost;
 

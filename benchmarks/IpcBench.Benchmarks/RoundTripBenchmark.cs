@@ -15,13 +15,10 @@ public class RoundTripBenchmark
 {
     public const string Scenario = Reporting.CaseOptions.Steady;
 
-    /// <summary>How many of the latest round trips the percentiles are over (a ring of 8 MB).</summary>
-    private const int KeptSamples = 1 << 20;
-
     private LocalServer? _server;
     private IConnection? _connection;
     private Exchange? _exchange;
-    private readonly LatencyRecorder _recorder = new(KeptSamples, keepLatest: true);
+    private readonly LatencyRecorder _recorder = new();
     private bool _tolerateLoss;
     private long _requests;
     private CostMeter _clientCost;

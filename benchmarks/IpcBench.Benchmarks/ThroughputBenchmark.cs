@@ -122,8 +122,6 @@ public class ThroughputBenchmark
     /// <summary>One connection's thread: waits to be released, sends its share of a round, signals, waits again.</summary>
     private sealed class Client
     {
-        private const int KeptSamples = 1 << 18;
-
         private readonly Exchange _exchange;
         private readonly bool _tolerateLoss;
         private readonly int _share;
@@ -140,7 +138,7 @@ public class ThroughputBenchmark
             _thread = DedicatedThread.Start("ipcbench throughput client", () => RunAsync().GetAwaiter().GetResult());
         }
 
-        public LatencyRecorder Recorder { get; } = new(KeptSamples, keepLatest: true);
+        public LatencyRecorder Recorder { get; } = new();
 
         public long Errors { get; private set; }
 

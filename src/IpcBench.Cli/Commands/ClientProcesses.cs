@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Runtime.InteropServices;
 using System.Text.Json;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
@@ -10,8 +9,8 @@ namespace IpcBench.Cli.Commands;
 /// <summary>
 /// <c>ping --client-processes P</c>: the clients spread over P ipcbench processes (each <c>ping --worker-output</c>), the
 /// classic "several processes x several threads" load. Each warms up and reports READY; once all have, they are
-/// released together ("go" on their stdin), and each leaves its result in a private directory: every round trip it
-/// timed, so that the percentiles are over every request of every process, and its clients' rates. A worker whose
+/// released together ("go" on their stdin), and each leaves its result in a private directory: its latency recorder,
+/// merged without loss so that the percentiles are over every request of every process, and its clients' rates. A worker whose
 /// stdin closes (this process gone) stops at once.
 /// </summary>
 internal static class ClientProcesses
@@ -22,9 +21,10 @@ internal static class ClientProcesses
     /// <summary>How long a worker may take to connect and warm up (on top of a warm-up given as a time).</summary>
     private static readonly TimeSpan ReadyTimeout = TimeSpan.FromMinutes(2);
 
-    /// <summary>What a worker reports besides its round trips (those go to PREFIX.ticks, little-endian int64 Stopwatch ticks).</summary>
+    /// <summary>What a worker reports, as PREFIX.json.</summary>
     /// <param name="Start">The measured stretch's start, in Stopwatch ticks: the same clock in every process of the machine.</param>
-    public sealed record WorkerResult(long Start, long End, long Errors, double CpuUs, double AllocatedBytes, double[] ClientRequestsPerSecond);
+    public sealed record WorkerResult(long Start, long End, long Errors, double CpuUs, double AllocatedBytes, double[] ClientRequestsPerSecond,
+        LatencyRecorder.Exported Latency);
 
     /// <summary>Runs the workers against <paramref name="address"/> and merges what they measured.</summary>
     /// <param name="arguments">The loop's options as ping arguments, for one worker with its clients, count and rate.</param>
@@ -91,35 +91,29 @@ internal static class ClientProcesses
 
     private static string Prefix(string directory, int i) => Path.Combine(directory, $"client-{i + 1}");
 
-    /// <summary>A worker's side: its result under <paramref name="prefix"/> (.json and .ticks).</summary>
+    /// <summary>A worker's side: its result as <paramref name="prefix"/>.json.</summary>
     public static void Write(string prefix, LoopResult result)
     {
         long n = Math.Max(result.Latency.Count, 1);
         var report = new WorkerResult(result.Span.Start, result.Span.End, result.Errors, result.Cost.CpuUsPerOp * n,
-            result.Cost.AllocatedBytesPerOp * n, [.. result.ClientRequestsPerSecond]);
+            result.Cost.AllocatedBytesPerOp * n, [.. result.ClientRequestsPerSecond], result.Recorder!.Export());
         File.WriteAllText(prefix + ".json", JsonSerializer.Serialize(report));
-        File.WriteAllBytes(prefix + ".ticks", MemoryMarshal.AsBytes(result.Recorder!.Kept).ToArray());
     }
 
-    private static (WorkerResult Report, long[] Ticks) Read(string prefix)
-    {
-        var report = JsonSerializer.Deserialize<WorkerResult>(File.ReadAllText(prefix + ".json"))
-            ?? throw new TransportException($"{prefix}.json is empty");
-        var ticks = MemoryMarshal.Cast<byte, long>(File.ReadAllBytes(prefix + ".ticks")).ToArray();
-        return (report, ticks);
-    }
+    private static WorkerResult Read(string prefix) =>
+        JsonSerializer.Deserialize<WorkerResult>(File.ReadAllText(prefix + ".json")) ?? throw new TransportException($"{prefix}.json is empty");
 
     /// <summary>One result from the workers': percentiles over every request, the rate over the span from the first start to the last end.</summary>
-    private static LoopResult Merge(IReadOnlyList<(WorkerResult Report, long[] Ticks)> parts, LoopOptions loop, double? serverCpu)
+    private static LoopResult Merge(IReadOnlyList<WorkerResult> parts, LoopOptions loop, double? serverCpu)
     {
-        var recorder = LatencyRecorder.Combine([.. parts.Select(p => LatencyRecorder.FromTicks(p.Ticks))]);
-        long start = parts.Min(p => p.Report.Start), end = parts.Max(p => p.Report.End);
+        var recorder = LatencyRecorder.Combine([.. parts.Select(p => LatencyRecorder.Import(p.Latency))]);
+        long start = parts.Min(p => p.Start), end = parts.Max(p => p.End);
         long n = Math.Max(recorder.Count, 1);
-        var cost = new Cost(System.Diagnostics.Stopwatch.GetElapsedTime(start, end), parts.Sum(p => p.Report.CpuUs) / n,
-            parts.Sum(p => p.Report.AllocatedBytes) / n);
-        return recorder.Result(parts.Sum(p => p.Report.Errors), cost, serverCpu) with
+        var cost = new Cost(System.Diagnostics.Stopwatch.GetElapsedTime(start, end), parts.Sum(p => p.CpuUs) / n,
+            parts.Sum(p => p.AllocatedBytes) / n);
+        return recorder.Result(parts.Sum(p => p.Errors), cost, serverCpu) with
         {
-            ClientRequestsPerSecond = [.. parts.SelectMany(p => p.Report.ClientRequestsPerSecond)],
+            ClientRequestsPerSecond = [.. parts.SelectMany(p => p.ClientRequestsPerSecond)],
             OfferedRate = loop.Rate > 0 ? loop.Rate : null,
             Span = (start, end),
         };

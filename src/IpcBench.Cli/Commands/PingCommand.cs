@@ -29,7 +29,7 @@ internal sealed class PingCommand
     private readonly Option<int> _inFlight = Options.Int("--in-flight", "requests outstanding on each connection (transports that pipeline: see 'ipcbench list')", 1, 1, 1024);
     private readonly Option<int> _clientProcesses = Options.Int("--client-processes",
         "spread the clients over this many client processes, started together behind a barrier", 1, 1, 64);
-    private readonly Option<string?> _workerOutput = new("--worker-output") { Hidden = true, Description = "run as one of --client-processes: READY, then 'go' on stdin, then the result to FILE.json and FILE.ticks" };
+    private readonly Option<string?> _workerOutput = new("--worker-output") { Hidden = true, Description = "run as one of --client-processes: READY, then 'go' on stdin, then the result to FILE.json" };
     private readonly Option<double> _rate = Options.Rate("--rate",
         "open loop: requests per second over every client, sent on a fixed schedule and timed from when each was due, so that stalls show");
     private readonly Option<string> _placement = Options.Choice("--placement",

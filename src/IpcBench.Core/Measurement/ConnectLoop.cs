@@ -21,7 +21,7 @@ public static class ConnectLoop
         }
 
         var serverBefore = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
-        var recorder = new LatencyRecorder(options.Count);
+        var recorder = new LatencyRecorder();
         var meter = CostMeter.Start();
         for (int i = 0; i < options.Count; i++)
         {

@@ -1,65 +1,83 @@
 using System.Diagnostics;
+using HdrHistogram;
 
 namespace IpcBench.Core.Measurement;
 
 /// <summary>
-/// Every request's round trip, in Stopwatch ticks, kept in a buffer allocated up front so that
-/// recording costs a store and no allocation. Percentiles are exact, over requests (not over
-/// averages of batches). When the buffer is full it doubles (a run bound by time sizes it from an
-/// estimate), or with <paramref name="keepLatest"/> keeps the latest samples (a ring: what a
-/// benchmark harness wants, whose measured iterations come last).
+/// Every request's round trip, in Stopwatch ticks: counted in an HdrHistogram (three significant digits, so a
+/// percentile is within 0.05% of the request's own time), with the exact minimum, maximum and sum beside it, and a
+/// reservoir of raw samples for the rank test of <c>ipcbench compare</c>. Its memory is fixed whatever the count or
+/// the duration (about 270 KB), recording costs no allocation, and recorders merge without loss: the clients of one
+/// process, and the client processes of one run (<see cref="Export"/>).
 /// </summary>
-public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
+public sealed class LatencyRecorder
 {
-    private long[] _ticks = new long[Math.Max(capacity, 1)];
-    private int _count;
-    private int _next;
+    /// <summary>The longest round trip counted as itself; a longer one counts as this (its exact time stays the max).</summary>
+    private static readonly long HighestTicks = Stopwatch.Frequency * 3600;
 
-    public int Count => _count;
+    private const int SignificantDigits = 3;
+
+    private readonly LongHistogram _histogram = new(1, HighestTicks, SignificantDigits);
+    private readonly LatencyReservoir _reservoir = new(DefaultSampleSize, SampleSeed);
+    private long _min = long.MaxValue;
+    private long _max;
+    private long _sum;
+
+    public long Count => _histogram.TotalCount;
 
     public void Record(long ticks)
     {
-        if (_count < _ticks.Length)
-        {
-            _ticks[_count++] = ticks;
-        }
-        else if (keepLatest)
-        {
-            _ticks[_next] = ticks;
-            _next = _next + 1 == _ticks.Length ? 0 : _next + 1;
-        }
-        else
-        {
-            Array.Resize(ref _ticks, 2 * _ticks.Length);
-            _ticks[_count++] = ticks;
-        }
-    }
-
-    /// <summary>The samples kept, in Stopwatch ticks (in ring mode, not in the order recorded).</summary>
-    public ReadOnlySpan<long> Kept => _ticks.AsSpan(0, _count);
-
-    /// <summary>A recorder holding <paramref name="ticks"/>, e.g. another process's <see cref="Kept"/> samples.</summary>
-    public static LatencyRecorder FromTicks(long[] ticks) => new(0) { _ticks = ticks.Length > 0 ? ticks : new long[1], _count = ticks.Length };
-
-    /// <summary>One recorder with every sample the <paramref name="parts"/> kept: percentiles over all requests of all clients.</summary>
-    public static LatencyRecorder Combine(IReadOnlyList<LatencyRecorder> parts)
-    {
-        var all = new LatencyRecorder(parts.Sum(p => p._count));
-        foreach (var part in parts)
-        {
-            part._ticks.AsSpan(0, part._count).CopyTo(all._ticks.AsSpan(all._count));
-            all._count += part._count;
-        }
-        return all;
+        _histogram.RecordValue(Math.Clamp(ticks, 1, HighestTicks));
+        _min = Math.Min(_min, ticks);
+        _max = Math.Max(_max, ticks);
+        _sum += ticks;
+        _reservoir.Offer(ticks);
     }
 
     public void Reset()
     {
-        _count = 0;
-        _next = 0;
+        _histogram.Reset();
+        _reservoir.Clear();
+        (_min, _max, _sum) = (long.MaxValue, 0, 0);
     }
 
-    public LatencySummary Summarize() => LatencySummary.FromTicks(_ticks.AsSpan(0, _count));
+    /// <summary>One recorder with every request the <paramref name="parts"/> recorded: percentiles over all requests of all clients.</summary>
+    public static LatencyRecorder Combine(IReadOnlyList<LatencyRecorder> parts)
+    {
+        var all = new LatencyRecorder();
+        foreach (var part in parts)
+        {
+            all._histogram.Add(part._histogram);
+            all._min = Math.Min(all._min, part._min);
+            all._max = Math.Max(all._max, part._max);
+            all._sum += part._sum;
+        }
+        all._reservoir.Merge([.. parts.Select(p => p._reservoir)]);
+        return all;
+    }
+
+    public LatencySummary Summarize() => Count == 0
+        ? LatencySummary.Empty
+        : new LatencySummary(
+            (int)Math.Min(Count, int.MaxValue),
+            LatencySummary.ToUs(_min),
+            LatencySummary.ToUs(TicksAt(50)),
+            LatencySummary.ToUs(TicksAt(90)),
+            LatencySummary.ToUs(TicksAt(99)),
+            LatencySummary.ToUs(TicksAt(99.9)),
+            LatencySummary.ToUs(_max),
+            LatencySummary.ToUs(_sum) / Count);
+
+    /// <summary>
+    /// The <paramref name="p"/>th percentile (nearest rank): the middle of the histogram's bucket that holds it, never
+    /// outside the exact minimum and maximum (so 0 and 100 are those).
+    /// </summary>
+    private long TicksAt(double p) => p switch
+    {
+        <= 0 => _min,
+        >= 100 => _max,
+        _ => Math.Clamp(_histogram.MedianEquivalentValue(_histogram.GetValueAtPercentile(p)), _min, _max),
+    };
 
     /// <summary>A loop's result over these round trips: their summary, curve and sample.</summary>
     public LoopResult Result(long errors, Cost cost, double? serverCpuUsPerOp) =>
@@ -68,47 +86,51 @@ public sealed class LatencyRecorder(int capacity, bool keepLatest = false)
     /// <summary>The percentiles a latency curve is drawn through: the body, then ever finer steps into the tail.</summary>
     public static IReadOnlyList<double> CurvePercentiles { get; } = [0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100];
 
-    /// <summary>How many samples <see cref="Sample"/> returns by default: enough for a rank test, small enough to store per case.</summary>
+    /// <summary>How many raw samples are kept for the rank test: enough for it, small enough to store per case.</summary>
     public const int DefaultSampleSize = 2000;
 
-    /// <summary>The seed of <see cref="Sample"/>: a fixed one, so that the same samples give the same subsample.</summary>
+    /// <summary>The seed of the reservoir: a fixed one, so that the same round trips give the same sample.</summary>
     public const int SampleSeed = 20261122;
 
-    /// <summary>The kept samples at each of <see cref="CurvePercentiles"/> (nearest rank), in microseconds; empty when nothing was recorded.</summary>
-    public PercentilePoint[] Curve()
-    {
-        if (_count == 0)
-        {
-            return [];
-        }
-        long[] sorted = _ticks.AsSpan(0, _count).ToArray();
-        Array.Sort(sorted);
-        return CurvePercentiles.Select(p => new PercentilePoint(p, LatencySummary.ToUs(LatencySummary.Percentile(sorted, p)))).ToArray();
-    }
+    /// <summary>The round trips at each of <see cref="CurvePercentiles"/>, in microseconds; empty when nothing was recorded.</summary>
+    public PercentilePoint[] Curve() => Count == 0
+        ? []
+        : [.. CurvePercentiles.Select(p => new PercentilePoint(p, LatencySummary.ToUs(TicksAt(p))))];
 
     /// <summary>
-    /// A uniform random subsample, without replacement, of up to <paramref name="maxCount"/> kept
-    /// samples in microseconds, in the order they were kept: what a statistical test between two
-    /// runs needs, at a size a results file can hold. All of them when there are no more than that.
+    /// A uniform random sample, without replacement, of up to <see cref="DefaultSampleSize"/> recorded round trips in
+    /// microseconds: what a statistical test between two runs needs. All of them when there are no more than that, in
+    /// the order recorded.
     /// </summary>
-    public double[] Sample(int maxCount = DefaultSampleSize, int seed = SampleSeed)
+    public double[] Sample() => [.. _reservoir.Kept.Select(LatencySummary.ToUs)];
+
+    /// <summary>What another process needs to merge this recorder into its own (a client process's hand-off).</summary>
+    public Exported Export()
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(maxCount);
-        int wanted = Math.Min(maxCount, _count);
-        var sample = new double[wanted];
-        // Selection sampling (Knuth's algorithm S): each sample is taken with probability
-        // (still wanted) / (still left), which gives every subset of that size the same chance.
-        var random = new Random(seed);
-        int taken = 0;
-        for (int i = 0; i < _count && taken < wanted; i++)
+        using var log = new MemoryStream();
+        HistogramLogWriter.Write(log, DateTime.UnixEpoch, _histogram);
+        return new Exported(Convert.ToBase64String(log.ToArray()), _min, _max, _sum, _reservoir.Seen, [.. _reservoir.Kept]);
+    }
+
+    /// <summary>The recorder that <paramref name="exported"/> was made from.</summary>
+    public static LatencyRecorder Import(Exported exported)
+    {
+        var recorder = new LatencyRecorder();
+        using (var log = new HistogramLogReader(new MemoryStream(Convert.FromBase64String(exported.HistogramLog))))
         {
-            if (random.Next(_count - i) < wanted - taken)
+            foreach (var histogram in log.ReadHistograms())
             {
-                sample[taken++] = LatencySummary.ToUs(_ticks[i]);
+                recorder._histogram.Add(histogram);
             }
         }
-        return sample;
+        (recorder._min, recorder._max, recorder._sum) = (exported.MinTicks, exported.MaxTicks, exported.SumTicks);
+        recorder._reservoir.Restore(exported.Seen, exported.SampleTicks);
+        return recorder;
     }
+
+    /// <param name="HistogramLog">The histogram in HdrHistogram's log format (compressed, base64), as bytes in base64.</param>
+    /// <param name="Seen">How many round trips the sample was drawn from.</param>
+    public sealed record Exported(string HistogramLog, long MinTicks, long MaxTicks, long SumTicks, long Seen, long[] SampleTicks);
 }
 
 /// <summary>One point of a latency curve: the <paramref name="P"/>th percentile (0 to 100) is <paramref name="Us"/> microseconds.</summary>
@@ -118,33 +140,6 @@ public readonly record struct PercentilePoint(double P, double Us);
 public sealed record LatencySummary(int Count, double MinUs, double P50Us, double P90Us, double P99Us, double P999Us, double MaxUs, double MeanUs)
 {
     public static readonly LatencySummary Empty = new(0, 0, 0, 0, 0, 0, 0, 0);
-
-    public static LatencySummary FromTicks(ReadOnlySpan<long> ticks)
-    {
-        if (ticks.IsEmpty)
-        {
-            return Empty;
-        }
-        long[] sorted = ticks.ToArray();
-        Array.Sort(sorted);
-        return new LatencySummary(
-            sorted.Length,
-            ToUs(sorted[0]),
-            ToUs(Percentile(sorted, 50)),
-            ToUs(Percentile(sorted, 90)),
-            ToUs(Percentile(sorted, 99)),
-            ToUs(Percentile(sorted, 99.9)),
-            ToUs(sorted[^1]),
-            sorted.Average() * 1e6 / Stopwatch.Frequency);
-    }
-
-    /// <summary>Nearest-rank percentile: the smallest sample that at least <paramref name="p"/>% of samples do not exceed.</summary>
-    public static long Percentile(long[] sorted, double p)
-    {
-        // Rounded first, so that 99.9% of 1000 is rank 999 and not 1000 by a floating-point hair.
-        int rank = (int)Math.Ceiling(Math.Round(p / 100 * sorted.Length, 6));
-        return sorted[Math.Clamp(rank - 1, 0, sorted.Length - 1)];
-    }
 
     public static double ToUs(long ticks) => ticks * 1e6 / Stopwatch.Frequency;
 }

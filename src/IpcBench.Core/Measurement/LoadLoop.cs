@@ -188,11 +188,10 @@ public static class LoadLoop
     private sealed class Lane(int index, IConnection connection, LoopOptions options)
     {
         private readonly Exchange _exchange = new(connection, options.Size, firstNumber: (long)index << 40, options.ReplySize);
-        private double _warmupRate;
 
         public int Index => index;
 
-        public LatencyRecorder Recorder { get; private set; } = new(1);
+        public LatencyRecorder Recorder { get; } = new();
 
         public long Errors { get; private set; }
 
@@ -203,11 +202,11 @@ public static class LoadLoop
         {
             await WarmUpAsync(ct).ConfigureAwait(false);
             Errors = 0;
-            Recorder = new LatencyRecorder(Capacity());
+            Recorder.Reset();
             ready.Signal();
             go.Wait(ct); // blocking: a lane whose transport completes inline keeps its own thread
             long deadline = options.Duration > TimeSpan.Zero ? start.Value + Ticks(options.Duration) : long.MaxValue;
-            await LoopAsync(start.Value, deadline, options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options.Count), Recorder, progress, ct)
+            await LoopAsync(start.Value, deadline, options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options.Count), progress, ct)
                 .ConfigureAwait(false);
             End = Stopwatch.GetTimestamp();
         }
@@ -227,23 +226,21 @@ public static class LoadLoop
             {
                 return;
             }
-            var scratch = new LatencyRecorder(4096, keepLatest: true);
             long begin = Stopwatch.GetTimestamp();
             long deadline = options.WarmupDuration > TimeSpan.Zero ? begin + Ticks(options.WarmupDuration) : long.MaxValue;
-            long sent = await LoopAsync(begin, deadline, options.WarmupDuration > TimeSpan.Zero ? int.MaxValue : Share(options.Warmup), scratch, null, ct)
+            await LoopAsync(begin, deadline, options.WarmupDuration > TimeSpan.Zero ? int.MaxValue : Share(options.Warmup), null, ct)
                 .ConfigureAwait(false);
             long quietSince = Stopwatch.GetTimestamp();
             long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
             while (Stopwatch.GetElapsedTime(quietSince) < JitQuiet && Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
             {
                 long round = Stopwatch.GetTimestamp();
-                sent += await LoopAsync(round, round + Ticks(JitRound), int.MaxValue, scratch, null, ct).ConfigureAwait(false);
+                await LoopAsync(round, round + Ticks(JitRound), int.MaxValue, null, ct).ConfigureAwait(false);
                 if (System.Runtime.JitInfo.GetCompiledMethodCount() is var now && now != compiled)
                 {
                     (compiled, quietSince) = (now, Stopwatch.GetTimestamp());
                 }
             }
-            _warmupRate = sent / Stopwatch.GetElapsedTime(begin).TotalSeconds;
         }
 
         /// <summary>How long each round of the wait for a quiet JIT runs.</summary>
@@ -254,29 +251,18 @@ public static class LoadLoop
         /// <summary>This lane's part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>
         private int Share(int total) => total / options.Lanes + (index < total % options.Lanes ? 1 : 0);
 
-        /// <summary>Room for every sample: the share of a run bound by count, an estimate with room to spare for one bound by time.</summary>
-        private int Capacity()
-        {
-            if (options.Duration == TimeSpan.Zero)
-            {
-                return Share(options.Count);
-            }
-            double rate = options.Rate > 0 ? options.Rate / options.Lanes : Math.Max(_warmupRate, 1_000);
-            return (int)Math.Min(1.5 * rate * options.Duration.TotalSeconds + 1024, 1 << 26);
-        }
-
         /// <summary>
         /// Requests from <paramref name="start"/> until <paramref name="share"/> are sent or <paramref name="deadline"/>
-        /// passes, each recorded; returns how many were sent.
+        /// passes, each recorded (warm-up's too: the recorder is reset before the measured requests).
         /// </summary>
-        private async Task<long> LoopAsync(long start, long deadline, int share, LatencyRecorder recorder, Action<double>? progress, CancellationToken ct)
+        private async Task LoopAsync(long start, long deadline, int share, Action<double>? progress, CancellationToken ct)
         {
             bool timed = deadline != long.MaxValue;
             // An open loop's schedule: this lane's requests at a fixed interval, the lanes staggered across it.
             double interval = options.Rate > 0 ? Stopwatch.Frequency * options.Lanes / options.Rate : 0;
             double intended = start + interval * index / options.Lanes;
-            int consecutiveLosses = 0, n = 0;
-            for (; n < share; n++)
+            int consecutiveLosses = 0;
+            for (int n = 0; n < share; n++)
             {
                 ct.ThrowIfCancellationRequested();
                 // A run bound by time ends at its deadline even when an open loop is behind: the requests it could
@@ -303,7 +289,7 @@ public static class LoadLoop
                     continue;
                 }
                 consecutiveLosses = 0;
-                recorder.Record(ticks);
+                Recorder.Record(ticks);
                 if (options.Gap > TimeSpan.Zero)
                 {
                     Thread.Sleep(options.Gap);
@@ -313,7 +299,6 @@ public static class LoadLoop
                     progress?.Invoke(timed ? (double)(Stopwatch.GetTimestamp() - start) / (deadline - start) : (n + 1.0) / share);
                 }
             }
-            return n;
         }
     }
 }
