@@ -49,6 +49,19 @@ public class OptionsTests
     }
 
     [Theory]
+    [InlineData("250", 250)]
+    [InlineData("250ms", 250)]
+    [InlineData("1.5s", 1500)]
+    [InlineData("10m", 600_000)]
+    [InlineData("2min", 120_000)]
+    [InlineData("1h", 3_600_000)]
+    public void Durations_take_milliseconds_seconds_minutes_and_hours(string text, double ms)
+    {
+        Assert.True(Quantities.TryParseDuration(text, out var d), text);
+        Assert.Equal(ms, d.TotalMilliseconds);
+    }
+
+    [Theory]
     [InlineData("tcp", "tcp://h:1/?bogus=1", "tcp has no option 'bogus'")]
     [InlineData("tcp", "tcp://h:1/?io=maybe", "io must be sync or async, not 'maybe'")]
     [InlineData("tcp", "tcp://h:1/?timeout=-3s", "timeout must be a positive duration")]

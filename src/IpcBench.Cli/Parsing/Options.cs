@@ -24,7 +24,7 @@ internal static class Options
 
     public static Option<TimeSpan> Duration(string name, string description) =>
         Checked(name, description, "DURATION", TimeSpan.Zero, text => (Quantities.TryParseDuration(text, out var d), d),
-            "a positive duration such as 1ms or 2s", showDefault: false);
+            "a positive duration such as 500ms, 2s or 10m", showDefault: false);
 
     /// <summary>A number of requests, or a duration: "1000" or "2s".</summary>
     public static Option<(int Count, TimeSpan Time)> CountOrDuration(string name, string description, int @default, int max) =>

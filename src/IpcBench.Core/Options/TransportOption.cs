@@ -72,7 +72,7 @@ public sealed record TransportOption
     public static TransportOption Duration(string name, string help, string @default, OptionScope scope) =>
         new(name, help, @default, scope, "DURATION")
         {
-            Check = value => Quantities.TryParseDuration(value, out _) ? null : "a positive duration such as 500ms or 2s",
+            Check = value => Quantities.TryParseDuration(value, out _) ? null : "a positive duration such as 500ms, 2s or 10m",
         };
 
     public static TransportOption Number(string name, string help, string @default, OptionScope scope, int min, int max) =>
