@@ -104,33 +104,41 @@ public sealed class LatencyRecorder
     /// </summary>
     public double[] Sample() => [.. _reservoir.Kept.Select(LatencySummary.ToUs)];
 
-    /// <summary>What another process needs to merge this recorder into its own (a client process's hand-off).</summary>
+    /// <summary>
+    /// What another process needs to merge this recorder into its own (a client process's hand-off): the histogram as
+    /// its non-empty buckets (a value in each and its count), which record into a histogram of the same precision as
+    /// they were. Not HdrHistogram's compressed log format: the 2.5.0 reader takes what one read of its DeflateStream
+    /// returns for the whole payload, which .NET 6 and later may fill in part, and a histogram of many buckets fails
+    /// to read back ("The buffer does not contain the indicated payload amount").
+    /// </summary>
     public Exported Export()
     {
-        using var log = new MemoryStream();
-        HistogramLogWriter.Write(log, DateTime.UnixEpoch, _histogram);
-        return new Exported(Convert.ToBase64String(log.ToArray()), _min, _max, _sum, _reservoir.Seen, [.. _reservoir.Kept]);
+        var buckets = _histogram.RecordedValues().Select(v => (v.ValueIteratedTo, v.CountAtValueIteratedTo)).ToArray();
+        return new Exported([.. buckets.Select(b => b.ValueIteratedTo)], [.. buckets.Select(b => b.CountAtValueIteratedTo)],
+            _min, _max, _sum, _reservoir.Seen, [.. _reservoir.Kept]);
     }
 
     /// <summary>The recorder that <paramref name="exported"/> was made from.</summary>
     public static LatencyRecorder Import(Exported exported)
     {
-        var recorder = new LatencyRecorder();
-        using (var log = new HistogramLogReader(new MemoryStream(Convert.FromBase64String(exported.HistogramLog))))
+        if (exported.BucketTicks.Length != exported.BucketCounts.Length)
         {
-            foreach (var histogram in log.ReadHistograms())
-            {
-                recorder._histogram.Add(histogram);
-            }
+            throw new ArgumentException($"{exported.BucketTicks.Length} buckets but {exported.BucketCounts.Length} counts");
+        }
+        var recorder = new LatencyRecorder();
+        for (int i = 0; i < exported.BucketTicks.Length; i++)
+        {
+            recorder._histogram.RecordValueWithCount(Math.Clamp(exported.BucketTicks[i], 1, HighestTicks), exported.BucketCounts[i]);
         }
         (recorder._min, recorder._max, recorder._sum) = (exported.MinTicks, exported.MaxTicks, exported.SumTicks);
         recorder._reservoir.Restore(exported.Seen, exported.SampleTicks);
         return recorder;
     }
 
-    /// <param name="HistogramLog">The histogram in HdrHistogram's log format (compressed, base64), as bytes in base64.</param>
+    /// <param name="BucketTicks">A value in each non-empty bucket of the histogram, in Stopwatch ticks.</param>
+    /// <param name="BucketCounts">How many round trips each of those buckets holds.</param>
     /// <param name="Seen">How many round trips the sample was drawn from.</param>
-    public sealed record Exported(string HistogramLog, long MinTicks, long MaxTicks, long SumTicks, long Seen, long[] SampleTicks);
+    public sealed record Exported(long[] BucketTicks, long[] BucketCounts, long MinTicks, long MaxTicks, long SumTicks, long Seen, long[] SampleTicks);
 }
 
 /// <summary>One point of a latency curve: the <paramref name="P"/>th percentile (0 to 100) is <paramref name="Us"/> microseconds.</summary>
