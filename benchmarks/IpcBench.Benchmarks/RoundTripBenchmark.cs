@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using BenchmarkDotNet.Attributes;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
@@ -39,7 +40,13 @@ public class RoundTripBenchmark
         _exchange = new Exchange(_connection, Size.Request, replySize: Size.ReplySize);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         var exchange = _exchange;
-        await WarmUp.RunAsync(100, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
+        await WarmUp.RunAsync(100, SuiteSettings.WarmupLimit, async (deadline, count) =>
+        {
+            for (int i = 0; i < count && Stopwatch.GetTimestamp() < deadline; i++)
+            {
+                await exchange.SendAsync(_tolerateLoss, CancellationToken.None);
+            }
+        });
         _serverBefore = await ServerStats.QueryAsync(_connection);
         _clientCost = CostMeter.Start();
     }

@@ -17,6 +17,13 @@ public static class SuiteSettings
     public const string LatencyDirVariable = "IPCBENCH_LATENCY_DIR";
     public const string IsolationVariable = "IPCBENCH_ISOLATION";
 
+    /// <summary>
+    /// The longest a case's own warm-up sends its first requests for, before it waits for a quiet JIT (WarmUp): without
+    /// it a case whose request takes a second (wcf at 100 KB with NetTcp's 8 KB buffer) spent minutes there.
+    /// BenchmarkDotNet's warm-up iterations follow anyway.
+    /// </summary>
+    public static readonly TimeSpan WarmupLimit = TimeSpan.FromSeconds(1);
+
     private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : null;
 
     /// <summary>

@@ -83,13 +83,6 @@ public static class LoadLoop
     /// <summary>The share of its offered rate an open loop must achieve to count as sustained.</summary>
     public const double SustainedShare = 0.95;
 
-    /// <summary>How long this process's JIT must have compiled nothing before warm-up ends: over the runtime's
-    /// 100 ms call-counting delay, so that a tier-up still to come is not mistaken for quiet.</summary>
-    public static readonly TimeSpan JitQuiet = TimeSpan.FromMilliseconds(250);
-
-    /// <summary>The longest warm-up may go on waiting for the JIT to settle.</summary>
-    public static readonly TimeSpan JitSettleLimit = TimeSpan.FromSeconds(10);
-
     /// <param name="connections">One per client, <see cref="LoopOptions.Clients"/> of them, already connected.</param>
     /// <param name="progress">Told the measured share done, 0 to 1, now and then.</param>
     /// <param name="released">Awaited once every client is warmed up, before they are released: where client processes
@@ -211,40 +204,10 @@ public static class LoadLoop
             End = Stopwatch.GetTimestamp();
         }
 
-        /// <summary>
-        /// The measured loop itself, at the measured rate, for its share of the warm-up requests (or the warm-up time),
-        /// then in short rounds until this process's JIT has been quiet for <see cref="JitQuiet"/>. Tiered compilation
-        /// recompiles the hot path (and, with dynamic PGO, instruments it first, and replaces a long loop on the stack)
-        /// in the background during the first second or so; on a pinned CPU each recompilation preempts the loop, and
-        /// it used to land in the measured requests as p99.9 two to three times the C yardstick's and milliseconds of
-        /// max (and, in an open loop, in the p99 of every request queued behind it). A long-running service is past
-        /// that; so is the measurement now. No warm-up at all still means none.
-        /// </summary>
-        private async Task WarmUpAsync(CancellationToken ct)
-        {
-            if (options.Warmup == 0 && options.WarmupDuration == TimeSpan.Zero)
-            {
-                return;
-            }
-            long begin = Stopwatch.GetTimestamp();
-            long deadline = options.WarmupDuration > TimeSpan.Zero ? begin + Ticks(options.WarmupDuration) : long.MaxValue;
-            await LoopAsync(begin, deadline, options.WarmupDuration > TimeSpan.Zero ? int.MaxValue : Share(options.Warmup), null, ct)
-                .ConfigureAwait(false);
-            long quietSince = Stopwatch.GetTimestamp();
-            long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
-            while (Stopwatch.GetElapsedTime(quietSince) < JitQuiet && Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
-            {
-                long round = Stopwatch.GetTimestamp();
-                await LoopAsync(round, round + Ticks(JitRound), int.MaxValue, null, ct).ConfigureAwait(false);
-                if (System.Runtime.JitInfo.GetCompiledMethodCount() is var now && now != compiled)
-                {
-                    (compiled, quietSince) = (now, Stopwatch.GetTimestamp());
-                }
-            }
-        }
-
-        /// <summary>How long each round of the wait for a quiet JIT runs.</summary>
-        private static readonly TimeSpan JitRound = TimeSpan.FromMilliseconds(20);
+        /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says.</summary>
+        private Task WarmUpAsync(CancellationToken ct) =>
+            WarmUp.RunAsync(options.WarmupDuration > TimeSpan.Zero ? int.MaxValue : options.Warmup == 0 ? 0 : Math.Max(1, Share(options.Warmup)), options.WarmupDuration,
+                (deadline, share) => LoopAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
 
         private static long Ticks(TimeSpan t) => (long)(t.TotalSeconds * Stopwatch.Frequency);
 
