@@ -329,11 +329,24 @@ public class CliTests
         info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
         using var ping = Process.Start(info)!;
         _ = ping.StandardError.ReadToEndAsync();
-        await Task.Delay(4000); // the workers are measuring
-        var workers = Children(ping.Id).Where(pid => CommandLine(pid).Contains("--worker-output")).ToList();
-        Assert.Equal(2, workers.Count);
-        ping.Kill(); // SIGKILL: no chance to clean up; the workers see their stdin close
-        await ping.WaitForExitAsync();
+        List<int> workers;
+        try
+        {
+            var started = DateTime.UtcNow + TimeSpan.FromSeconds(60);
+            do
+            {
+                await Task.Delay(500);
+                workers = [.. Children(ping.Id).Where(pid => CommandLine(pid).Contains("--worker-output"))];
+            }
+            while (workers.Count < 2 && DateTime.UtcNow < started && !ping.HasExited);
+            Assert.Equal(2, workers.Count);
+            await Task.Delay(2000); // the workers are measuring
+        }
+        finally
+        {
+            ping.Kill(); // SIGKILL: no chance to clean up; the workers see their stdin close (and a failed test leaves no 600 s run)
+            await ping.WaitForExitAsync();
+        }
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
         while (workers.Any(pid => Directory.Exists($"/proc/{pid}")) && DateTime.UtcNow < deadline)
         {
