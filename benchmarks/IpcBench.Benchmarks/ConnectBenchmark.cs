@@ -7,9 +7,10 @@ using IpcBench.Core.Measurement;
 namespace IpcBench.Benchmarks;
 
 /// <summary>
-/// Cold start, as netperf's TCP_CRR measures it: each operation connects, sends one 1 B request,
-/// checks the reply and closes. What a client that opens a connection (or a channel) per call pays,
-/// beside <see cref="RoundTripBenchmark"/>'s steady state. One size: the cost is the connection's.
+/// Cold start, as netperf's TCP_CRR measures it: each operation is one of <see cref="ConnectLoop"/>'s cycles (connect,
+/// one 1 B request, its checked reply, close), as <c>ipcbench ping --scenario connect</c> runs them. What a client that
+/// opens a connection (or a channel) per call pays, beside <see cref="RoundTripBenchmark"/>'s steady state. One size:
+/// the cost is the connection's.
 /// </summary>
 public class ConnectBenchmark
 {
@@ -23,6 +24,7 @@ public class ConnectBenchmark
     private readonly LatencyRecorder _recorder = new();
     private long _cycles;
     private CostMeter _clientCost;
+    private ServerStats.Snapshot? _serverBefore;
 
     [ParamsSource(typeof(SuiteSettings), nameof(SuiteSettings.Transports))]
     public string Transport { get; set; } = "tcp";
@@ -43,39 +45,24 @@ public class ConnectBenchmark
         });
         _recorder.Reset();
         _cycles = 0;
+        _serverBefore = await ConnectLoop.QueryServerAsync(_transport, _address, CancellationToken.None);
         _clientCost = CostMeter.Start();
     }
 
     [Benchmark]
     public async ValueTask ConnectRequestClose()
     {
-        _cycles++;
-        _request[0] = (byte)_cycles; // a reply left over from another cycle cannot pass the check
-        _reply[0] = (byte)~_request[0];
-        long start = Stopwatch.GetTimestamp();
-        var connection = await _transport!.ConnectAsync(_address!);
-        int length;
-        try
-        {
-            length = await connection.RequestAsync(_request, _reply);
-        }
-        finally
-        {
-            await connection.DisposeAsync();
-        }
-        _recorder.Record(Stopwatch.GetTimestamp() - start);
-        if (length != _request.Length || _reply[0] != _request[0])
-        {
-            throw new ReplyMismatchException($"connect cycle {_cycles}: the reply is not the echo of the request");
-        }
+        Payload.Stamp(_request, _cycles++); // a reply left over from another cycle cannot pass the check
+        _recorder.Record(await ConnectLoop.CycleAsync(_transport!, _address!, _request, _reply, CancellationToken.None));
     }
 
     [GlobalCleanup]
     public async Task CleanupAsync()
     {
         var clientCost = _clientCost.Stop(_cycles);
-        // The server's CPU is not split per cycle here: its request count includes connect probes.
-        LatencySidecar.Write(Scenario, Transport, new(Size, Size), _recorder.Result(0, clientCost, null));
+        var serverAfter = await ConnectLoop.QueryServerAsync(_transport!, _address!, CancellationToken.None);
+        LatencySidecar.Write(Scenario, Transport, new(Size, Size),
+            _recorder.Result(0, clientCost, ConnectLoop.ServerCpuPerCycle(_serverBefore, serverAfter, _cycles)));
         if (_server is not null)
         {
             await _server.DisposeAsync();

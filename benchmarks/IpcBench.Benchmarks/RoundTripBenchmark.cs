@@ -77,9 +77,7 @@ public class RoundTripBenchmark
         double? serverCpu = null;
         if (_connection is not null)
         {
-            serverCpu = _serverBefore is { } before && await ServerStats.QueryAsync(_connection) is { } after
-                ? after.CpuUsPerRequestSince(before)
-                : null;
+            serverCpu = ServerStats.CpuUsPerRequest(_serverBefore, await ServerStats.QueryAsync(_connection));
             await _connection.DisposeAsync();
         }
         LatencySidecar.Write(Scenario, Transport, Size, _recorder.Result(LostReplies, clientCost, serverCpu));

@@ -99,9 +99,7 @@ public class ThroughputBenchmark
     {
         long requests = _clients.Sum(c => c.Recorder.Count + c.Errors);
         var cost = _cost.Stop(requests) with { Elapsed = Stopwatch.GetElapsedTime(0, _measuring) };
-        double? serverCpu = _serverBefore is { } before && _connections.Count > 0 && await ServerStats.QueryAsync(_connections[0]) is { } after
-            ? after.CpuUsPerRequestSince(before)
-            : null;
+        double? serverCpu = _connections.Count > 0 ? ServerStats.CpuUsPerRequest(_serverBefore, await ServerStats.QueryAsync(_connections[0])) : null;
         foreach (var client in _clients)
         {
             client.Stop();

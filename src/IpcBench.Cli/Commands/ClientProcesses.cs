@@ -59,7 +59,7 @@ internal static class ClientProcesses
             }
             var after = await ServerStats.QueryAsync(stats, ct).ConfigureAwait(false);
             return Merge([.. Enumerable.Range(0, processes).Select(i => Read(Prefix(directory, i)))], loop,
-                before is { } b && after is { } a ? a.CpuUsPerRequestSince(b) : null);
+                ServerStats.CpuUsPerRequest(before, after));
         }
         finally
         {

@@ -38,13 +38,18 @@ public static class ConnectLoop
         }
         var cost = meter.Stop(options.Count);
         var serverAfter = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
-        // Per cycle, not per request: a cycle may carry a transport's own connect probe besides its one request.
-        double? serverCpu = serverBefore is { } b && serverAfter is { } a ? (double)(a.CpuUs - b.CpuUs) / options.Count : null;
-        return recorder.Result(0, cost, serverCpu);
+        return recorder.Result(0, cost, ServerCpuPerCycle(serverBefore, serverAfter, options.Count));
     }
 
+    /// <summary>
+    /// The server's CPU per cycle, not per request: a cycle may carry a transport's own connect probe besides its one
+    /// request. Null unless both stats requests were answered.
+    /// </summary>
+    public static double? ServerCpuPerCycle(ServerStats.Snapshot? before, ServerStats.Snapshot? after, long cycles) =>
+        before is { } b && after is { } a && cycles > 0 ? (double)(a.CpuUs - b.CpuUs) / cycles : null;
+
     /// <summary>One connect, request, checked reply, close; returns its duration in Stopwatch ticks.</summary>
-    private static async Task<long> CycleAsync(ITransport transport, Uri address, byte[] request, byte[] reply, CancellationToken ct)
+    public static async Task<long> CycleAsync(ITransport transport, Uri address, byte[] request, byte[] reply, CancellationToken ct)
     {
         long start = Stopwatch.GetTimestamp();
         var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
@@ -65,7 +70,8 @@ public static class ConnectLoop
         return ticks;
     }
 
-    private static async Task<ServerStats.Snapshot?> QueryServerAsync(ITransport transport, Uri address, CancellationToken ct)
+    /// <summary>The server's stats, asked on a connection of their own (closed again, as a cycle's is).</summary>
+    public static async Task<ServerStats.Snapshot?> QueryServerAsync(ITransport transport, Uri address, CancellationToken ct)
     {
         await using var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
         return await ServerStats.QueryAsync(connection, ct).ConfigureAwait(false);

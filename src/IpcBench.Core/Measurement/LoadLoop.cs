@@ -147,7 +147,7 @@ public static class LoadLoop
         long end = lanes.Max(l => l.End);
         var cost = meter.Stop(completed) with { Elapsed = Stopwatch.GetElapsedTime(start.Value, end) };
         var serverAfter = await ServerStats.QueryAsync(connections[0], ct).ConfigureAwait(false);
-        double? serverCpu = serverBefore is { } b && serverAfter is { } a ? a.CpuUsPerRequestSince(b) : null;
+        double? serverCpu = ServerStats.CpuUsPerRequest(serverBefore, serverAfter);
         var recorder = LatencyRecorder.Combine([.. lanes.Select(l => l.Recorder)]);
         return recorder.Result(lanes.Sum(l => l.Errors), cost, serverCpu) with
         {

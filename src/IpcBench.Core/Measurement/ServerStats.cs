@@ -79,6 +79,10 @@ public sealed class ServerStats(RequestHandler inner)
             Requests > earlier.Requests ? (double)(CpuUs - earlier.CpuUs) / (Requests - earlier.Requests) : null;
     }
 
+    /// <summary>The server's CPU microseconds per request between two answers to the stats request; null unless both came.</summary>
+    public static double? CpuUsPerRequest(Snapshot? before, Snapshot? after) =>
+        before is { } b && after is { } a ? a.CpuUsPerRequestSince(b) : null;
+
     /// <summary>Asks the server behind <paramref name="connection"/> for its stats; null if it does not answer them (not an IpcBench server, or the reply was lost).</summary>
     public static async ValueTask<Snapshot?> QueryAsync(IConnection connection, CancellationToken ct = default)
     {
