@@ -9,20 +9,8 @@ namespace IpcBench.Transports.SignalR;
 /// SignalR takes its arguments as objects, so the request is copied into a fresh array and the reply
 /// arrives as one: these allocations are SignalR's, and the benchmark reports them.
 /// </summary>
-internal sealed class SignalRConnection : IConnection
+internal sealed class SignalRConnection(HubConnection hub, string peer, int maxMessage, TimeSpan timeout) : IConnection
 {
-    private readonly HubConnection _hub;
-    private readonly string _peer;
-    private readonly int _maxMessage;
-    private readonly TimeSpan _timeout;
-
-    private SignalRConnection(HubConnection hub, string peer, int maxMessage, TimeSpan timeout)
-    {
-        _hub = hub;
-        _peer = peer;
-        _maxMessage = maxMessage;
-        _timeout = timeout;
-    }
 
     /// <summary>Starts <paramref name="hub"/> (its WebSocket and SignalR's handshake) within <paramref name="connectTimeout"/>.</summary>
     public static async Task<SignalRConnection> ConnectAsync(HubConnection hub, Uri peer, int maxMessage,
@@ -46,29 +34,29 @@ internal sealed class SignalRConnection : IConnection
 
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
-        FrameTooLargeException.ThrowIfTooLarge(request.Length, _maxMessage);
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, maxMessage);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        deadline.CancelAfter(_timeout);
+        deadline.CancelAfter(timeout);
         byte[] answer;
         try
         {
-            answer = await _hub.InvokeAsync<byte[]>(EchoHub.Method, request.ToArray(), deadline.Token).ConfigureAwait(false);
+            answer = await hub.InvokeAsync<byte[]>(EchoHub.Method, request.ToArray(), deadline.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (deadline.IsCancellationRequested && !ct.IsCancellationRequested)
         {
-            throw TransportErrors.NoReply(_peer, _timeout);
+            throw TransportErrors.NoReply(peer, timeout);
         }
         catch (HubException e)
         {
-            throw new TransportException($"{_peer} refused the call: {e.Message}", e);
+            throw new TransportException($"{peer} refused the call: {e.Message}", e);
         }
         catch (Exception e) when (!ct.IsCancellationRequested && e is not TransportException)
         {
             // A closed connection fails pending and new invocations (OperationCanceledException, InvalidOperationException, IOException).
-            throw new TransportException($"connection to {_peer} lost: {e.Message}", e);
+            throw new TransportException($"connection to {peer} lost: {e.Message}", e);
         }
         return FrameTooLargeException.CopyReply(answer, reply.Span);
     }
 
-    public ValueTask DisposeAsync() => _hub.DisposeAsync();
+    public ValueTask DisposeAsync() => hub.DisposeAsync();
 }
