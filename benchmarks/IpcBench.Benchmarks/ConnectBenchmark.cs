@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using BenchmarkDotNet.Attributes;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
@@ -36,13 +35,7 @@ public class ConnectBenchmark
     public async Task SetupAsync()
     {
         (_transport, _server, _address) = await SuiteServer.StartAsync(Transport);
-        await WarmUp.RunAsync(10, SuiteSettings.WarmupLimit, async (deadline, count) =>
-        {
-            for (int i = 0; i < count && Stopwatch.GetTimestamp() < deadline; i++)
-            {
-                await ConnectRequestClose();
-            }
-        });
+        await WarmUp.RunAsync(10, SuiteSettings.WarmupLimit, ConnectRequestClose);
         _recorder.Reset();
         _cycles = 0;
         _serverBefore = await ConnectLoop.QueryServerAsync(_transport, _address, CancellationToken.None);

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using BenchmarkDotNet.Attributes;
 using IpcBench.Core;
 using IpcBench.Core.Hosting;
@@ -40,13 +39,7 @@ public class RoundTripBenchmark
         _exchange = new Exchange(_connection, Size.Request, replySize: Size.ReplySize);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         var exchange = _exchange;
-        await WarmUp.RunAsync(100, SuiteSettings.WarmupLimit, async (deadline, count) =>
-        {
-            for (int i = 0; i < count && Stopwatch.GetTimestamp() < deadline; i++)
-            {
-                await exchange.SendAsync(_tolerateLoss, CancellationToken.None);
-            }
-        });
+        await WarmUp.RunAsync(100, SuiteSettings.WarmupLimit, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
         _serverBefore = await ServerStats.QueryAsync(_connection);
         _clientCost = CostMeter.Start();
     }

@@ -58,13 +58,10 @@ public class ThroughputBenchmark
         _clients = [.. _connections.Select((c, i) => new Client(new Exchange(c, Size, firstNumber: (long)i << 40), tolerateLoss, RequestsPerInvoke / Clients, _done))];
         ThreadPool.GetMinThreads(out int workers, out int io);
         ThreadPool.SetMinThreads(Math.Max(workers, Clients + Environment.ProcessorCount), io); // clients of pool-completing transports block there
-        await WarmUp.RunAsync(10, SuiteSettings.WarmupLimit, (deadline, rounds) =>
+        await WarmUp.RunAsync(10, SuiteSettings.WarmupLimit, () =>
         {
-            for (int i = 0; i < rounds && Stopwatch.GetTimestamp() < deadline; i++)
-            {
-                Round();
-            }
-            return Task.CompletedTask;
+            Round();
+            return ValueTask.CompletedTask;
         });
         foreach (var client in _clients)
         {

@@ -205,9 +205,13 @@ public static class LoadLoop
         }
 
         /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says.</summary>
-        private Task WarmUpAsync(CancellationToken ct) =>
-            WarmUp.RunAsync(options.WarmupDuration > TimeSpan.Zero ? int.MaxValue : options.Warmup == 0 ? 0 : Math.Max(1, Share(options.Warmup)), options.WarmupDuration,
-                (deadline, share) => LoopAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
+        private Task WarmUpAsync(CancellationToken ct)
+        {
+            int requests = options.WarmupDuration > TimeSpan.Zero ? int.MaxValue // as many as the time allows
+                : options.Warmup == 0 ? 0 // none asked for: none
+                : Math.Max(1, Share(options.Warmup)); // at least one, so that every lane waits for a quiet JIT
+            return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => LoopAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
+        }
 
         private static long Ticks(TimeSpan t) => (long)(t.TotalSeconds * Stopwatch.Frequency);
 

@@ -46,5 +46,15 @@ public static class WarmUp
         }
     }
 
+    /// <summary><see cref="RunAsync(int, TimeSpan, Func{long, int, Task})"/> for a warm-up made of whole steps (a request, a connect cycle, a round of every client).</summary>
+    public static Task RunAsync(int steps, TimeSpan duration, Func<ValueTask> step) =>
+        RunAsync(steps, duration, async (deadline, count) =>
+        {
+            for (int i = 0; i < count && Stopwatch.GetTimestamp() < deadline; i++)
+            {
+                await step().ConfigureAwait(false);
+            }
+        });
+
     private static long Ticks(TimeSpan t) => (long)(t.TotalSeconds * Stopwatch.Frequency);
 }
