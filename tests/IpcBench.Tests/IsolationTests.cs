@@ -104,6 +104,47 @@ public class IsolationTests
         await AssertGoneAsync(name, serverPids);
     }
 
+    /// <summary>
+    /// A run killed with its janitor (a kill of the whole process tree) leaves its namespace: the next namespace made here
+    /// removes it, with its link and hosts file, once its pid is gone; a namespace of a live process stays.
+    /// </summary>
+    [Fact]
+    public async Task A_namespace_whose_run_is_gone_is_removed_by_the_next_one_and_a_live_runs_is_not()
+    {
+        if (NetworkNamespace.UnsupportedReason is not null)
+        {
+            return; // not root, or no ip: the netns tests above say so
+        }
+        using var gone = Process.Start("true")!;
+        await gone.WaitForExitAsync();
+        string id = Convert.ToHexStringLower(System.Security.Cryptography.RandomNumberGenerator.GetBytes(3));
+        string stale = $"ipcbench-{gone.Id}-{id}", live = $"ipcbench-{Environment.ProcessId}-{id}";
+        try
+        {
+            await RunAsync("ip", "netns", "add", stale);
+            await RunAsync("ip", "link", "add", HostLink(stale), "type", "veth", "peer", "name", $"ipcb{id}n", "netns", stale);
+            Directory.CreateDirectory($"/etc/netns/{stale}");
+            await RunAsync("ip", "netns", "add", live);
+            Assert.Contains(stale, await RunAsync("ip", "netns", "list"));
+            Assert.Contains(HostLink(stale), await RunAsync("ip", "-o", "link"));
+
+            await NetworkNamespace.RemoveStaleAsync();
+
+            await AssertGoneAsync(stale, []);
+            Assert.Contains(live, await RunAsync("ip", "netns", "list"));
+        }
+        finally
+        {
+            await RunAsync("ip", "netns", "del", live);
+            if (Directory.Exists($"/etc/netns/{stale}")) // the sweep failed: what it should have removed goes here
+            {
+                await RunAsync("ip", "netns", "del", stale);
+                await RunAsync("ip", "link", "del", HostLink(stale));
+                Directory.Delete($"/etc/netns/{stale}", recursive: true);
+            }
+        }
+    }
+
     /// <summary>Transports that cross a network, whose server a namespace can hold (amqp's is the broker, outside it).</summary>
     public static TheoryData<string> Networked => [.. IpcBench.Transports.TransportRegistry.All
         .Where(t => t.UnsupportedReason is null && t.Capabilities.Has(IpcBench.Core.TransportFeatures.CrossHost) && !t.Name.StartsWith("amqp", StringComparison.Ordinal))

@@ -12,7 +12,9 @@ namespace IpcBench.Core.Hosting;
 /// IPC, UTS and mount namespaces of its own, with a /dev/shm of its own, where shared memory no longer meets.
 /// <para>Removal is a janitor's, a shell started first in a session of its own: it waits for its stdin to close
 /// (on <see cref="DisposeAsync"/>, or when this process dies, however it dies) and then stops what runs in the
-/// namespace, deletes it and the host end of the pair. So nothing is left behind even by a killed run.</para>
+/// namespace, deletes it and the host end of the pair. So nothing is left behind even by a killed run. A kill of the
+/// whole process tree takes the janitor too (a test host's hang timeout does): the next namespace made here then
+/// removes what such a run left, once its pid is gone (<see cref="RemoveStaleAsync"/>).</para>
 /// </summary>
 public sealed class NetworkNamespace : IAsyncDisposable
 {
@@ -61,9 +63,10 @@ public sealed class NetworkNamespace : IAsyncDisposable
         {
             throw new PlatformNotSupportedException(reason);
         }
+        await RemoveStaleAsync().ConfigureAwait(false);
         string id = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(3));
         string name = $"ipcbench-{Environment.ProcessId}-{id}";
-        string hostLink = $"ipcb{id}h", innerLink = $"ipcb{id}n";
+        string hostLink = HostLink(id), innerLink = $"ipcb{id}n";
         // 169.254.100.0 to 169.254.199.255 in /30s, clear of the ranges Docker is given here (169.254.76.0/24 and the like).
         int third = 100 + RandomNumberGenerator.GetInt32(100), fourth = 4 * RandomNumberGenerator.GetInt32(64);
         string prefix = $"169.254.{third}.";
@@ -129,6 +132,35 @@ public sealed class NetworkNamespace : IAsyncDisposable
         return new Uri(text[..host] + InnerAddress + text[(host + address.Host.Length)..]);
     }
 
+    /// <summary>The host end of namespace <c>ipcbench-PID-id</c>'s veth pair.</summary>
+    private static string HostLink(string id) => $"ipcb{id}h";
+
+    /// <summary>Where 'ip netns add' keeps the namespaces it names.</summary>
+    private const string NamespacesDirectory = "/run/netns";
+
+    /// <summary>
+    /// Removes the namespaces named "ipcbench-PID-id" whose PID is gone: runs that died with their janitor. A namespace of
+    /// a live process is never touched.
+    /// </summary>
+    public static async Task RemoveStaleAsync()
+    {
+        if (!Directory.Exists(NamespacesDirectory))
+        {
+            return;
+        }
+        foreach (string name in Directory.EnumerateFiles(NamespacesDirectory, "ipcbench-*").Select(f => Path.GetFileName(f)))
+        {
+            string[] parts = name.Split('-');
+            // The name goes into the janitor's script: only one of CreateAsync's own shape is taken.
+            if (parts is [_, var owner, var id] && id.Length == 6 && id.All(char.IsAsciiHexDigitLower)
+                && int.TryParse(owner, NumberStyles.None, CultureInfo.InvariantCulture, out int pid) && !ProcessLiveness.IsAlive(pid))
+            {
+                Log.Warn($"removing network namespace {name}, left by a run that is gone (pid {pid})");
+                await FinishAsync(StartJanitor(name, HostLink(id)), name).ConfigureAwait(false);
+            }
+        }
+    }
+
     /// <summary>The namespace's own configuration files, which 'ip netns exec' mounts over /etc's.</summary>
     private static string HostsDirectory(string name) => $"/etc/netns/{name}";
 
@@ -178,21 +210,24 @@ public sealed class NetworkNamespace : IAsyncDisposable
     }
 
     /// <summary>Lets the janitor remove the namespace and the pair, and waits for it.</summary>
-    public async ValueTask DisposeAsync()
+    public async ValueTask DisposeAsync() => await FinishAsync(_janitor, Name).ConfigureAwait(false);
+
+    /// <summary>Closes <paramref name="janitor"/>'s stdin, its signal to remove namespace <paramref name="name"/>, and waits for it.</summary>
+    private static async Task FinishAsync(Process janitor, string name)
     {
         try
         {
-            _janitor.StandardInput.Close();
+            janitor.StandardInput.Close();
             using var timeout = new CancellationTokenSource(CommandTimeout);
-            await _janitor.WaitForExitAsync(timeout.Token).ConfigureAwait(false);
+            await janitor.WaitForExitAsync(timeout.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException)
         {
-            Log.Warn($"the janitor of network namespace {Name} did not finish within {CommandTimeout.TotalSeconds:0} s");
+            Log.Warn($"the janitor of network namespace {name} did not finish within {CommandTimeout.TotalSeconds:0} s");
         }
         finally
         {
-            _janitor.Dispose();
+            janitor.Dispose();
         }
     }
 }
