@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using IpcBench.Core;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
 using IpcBench.Core.Options;
 using IpcBench.Transports;
@@ -182,7 +183,7 @@ public class ConformanceTests
             var exchange = new Exchange(connection, 64);
             Assert.True(await exchange.SendAsync(false, default) >= 0);
 
-            System.Diagnostics.Process.GetProcessById(server.Process.ProcessId).Kill(entireProcessTree: true);
+            ProcessTree.Kill(System.Diagnostics.Process.GetProcessById(server.Process.ProcessId));
             await ClientFailure.WithinSecondsAsync(exchange);
         }
         finally

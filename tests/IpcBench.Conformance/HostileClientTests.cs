@@ -4,6 +4,7 @@ using System.Net.Sockets;
 using System.Runtime.Versioning;
 using IpcBench.Core;
 using IpcBench.Core.Framing;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
 using Xunit.Abstractions;
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using IpcBench.Core.Hosting;
 
 namespace IpcBench.Conformance;
 
@@ -66,7 +67,7 @@ public class PythonInteropTests
         }
         catch (OperationCanceledException)
         {
-            process.Kill(entireProcessTree: true);
+            ProcessTree.Kill(process);
             Assert.Fail($"python3 {string.Join(' ', args)} did not finish within {Timeout.TotalSeconds:0} s");
         }
         Assert.True(process.ExitCode == 0,

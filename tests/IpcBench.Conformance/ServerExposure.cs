@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net;
 using System.Runtime.Versioning;
+using IpcBench.Core.Hosting;
 
 namespace IpcBench.Conformance;
 

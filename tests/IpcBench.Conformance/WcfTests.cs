@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using IpcBench.Core.Hosting;
 using IpcBench.Core.Measurement;
 using IpcBench.Transports;
 

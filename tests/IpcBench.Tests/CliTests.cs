@@ -50,7 +50,7 @@ public class CliTests
             }
             catch (OperationCanceledException)
             {
-                process.Kill(entireProcessTree: true);
+                ProcessTree.Kill(process);
                 throw new TimeoutException($"ipcbench {string.Join(' ', args)} did not finish within {RunTimeout}");
             }
             return (process.ExitCode, await stdout, await stderr);

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using IpcBench.Core.Hosting;
 
 namespace IpcBench.Tests;
 
@@ -50,7 +51,7 @@ internal static class HeadlessChromium
         }
         finally
         {
-            process.Kill(entireProcessTree: true);
+            ProcessTree.Kill(process);
             await KillLeftoversAsync(profile);
             Directory.Delete(profile, recursive: true);
         }

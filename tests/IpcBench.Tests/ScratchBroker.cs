@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using IpcBench.Core.Hosting;
 
 namespace IpcBench.Tests;
 
@@ -95,7 +96,7 @@ public sealed class ScratchBroker : IAsyncDisposable
             }
             catch (OperationCanceledException)
             {
-                _server.Kill(entireProcessTree: true);
+                ProcessTree.Kill(_server);
             }
         }
         _server.Dispose();

@@ -15,7 +15,7 @@ public static partial class ProcessLiveness
         if (!OperatingSystem.IsWindows())
         {
             // Signal 0 checks without signalling; EPERM means it exists but belongs to someone else.
-            return Kill(pid, 0) == 0 || Marshal.GetLastPInvokeError() == 1;
+            return Signal(pid, 0) == 0 || Marshal.GetLastPInvokeError() == 1;
         }
         try
         {
@@ -28,6 +28,7 @@ public static partial class ProcessLiveness
         }
     }
 
+    /// <summary>kill(2): 0, or -1 with the error in <see cref="Marshal.GetLastPInvokeError"/>.</summary>
     [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static partial int Kill(int pid, int signal);
+    internal static partial int Signal(int pid, int signal);
 }

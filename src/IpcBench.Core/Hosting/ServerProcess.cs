@@ -197,7 +197,7 @@ public sealed class ServerProcess : IAsyncDisposable
                 catch (OperationCanceledException)
                 {
                     Log.Warn($"server process {_process.Id} did not stop within {StopTimeout.TotalSeconds:0} s; killing it");
-                    _process.Kill(entireProcessTree: true);
+                    ProcessTree.Kill(_process);
                     await _process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
                 }
             }

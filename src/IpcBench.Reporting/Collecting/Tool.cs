@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using IpcBench.Core.Hosting;
 
 namespace IpcBench.Reporting.Collecting;
 
@@ -28,7 +29,7 @@ internal static class Tool
             _ = process.StandardError.ReadToEndAsync(); // drained so that a chatty tool cannot block
             if (!process.WaitForExit(Timeout))
             {
-                process.Kill(entireProcessTree: true);
+                ProcessTree.Kill(process);
                 return null;
             }
             string line = stdout.Result.Split('\n')[0].Trim();
