@@ -1,15 +1,19 @@
 namespace IpcBench.Core.Measurement;
 
 /// <summary>
-/// A uniform random sample of a stream of round trips, of a fixed size (reservoir sampling, Vitter's algorithm R):
-/// every round trip seen has the same chance to be kept, however many there are. Seeded, so that the same stream
-/// gives the same sample. Until it is full it holds every round trip, in order.
+/// A uniform random sample of a stream of round trips, of a fixed size (reservoir sampling, Li's algorithm L): every
+/// round trip seen has the same chance to be kept, however many there are. Once full it draws how many round trips
+/// to skip before the next one it keeps, so a round trip it skips costs a comparison, not a random number: this runs
+/// on the measured path. Seeded, so that the same stream gives the same sample. Until it is full it holds every round
+/// trip, in order.
 /// </summary>
 internal sealed class LatencyReservoir(int size, int seed)
 {
     private readonly long[] _kept = new long[size];
     private int _count;
     private Random _random = new(seed);
+    private double _w; // algorithm L's running weight
+    private long _nextKept; // the Seen at which the next round trip is kept
 
     /// <summary>How many round trips were offered: what the sample stands for.</summary>
     public long Seen { get; private set; }
@@ -22,19 +26,32 @@ internal sealed class LatencyReservoir(int size, int seed)
         if (_count < size)
         {
             _kept[_count++] = ticks;
+            if (_count == size)
+            {
+                _w = Math.Exp(Math.Log(Uniform()) / size);
+                ScheduleNext();
+            }
         }
-        else if (_random.NextInt64(Seen) is var slot && slot < size)
+        else if (Seen == _nextKept)
         {
-            _kept[slot] = ticks;
+            _kept[_random.Next(size)] = ticks;
+            _w *= Math.Exp(Math.Log(Uniform()) / size);
+            ScheduleNext();
         }
     }
+
+    /// <summary>Draws the gap to the next kept round trip: geometric, with the chance of keeping one still to come.</summary>
+    private void ScheduleNext() => _nextKept = Seen + (long)Math.Min(Math.Floor(Math.Log(Uniform()) / Math.Log(1 - _w)), long.MaxValue / 2) + 1;
+
+    /// <summary>A uniform draw from (0, 1): never 0, whose logarithm has no value.</summary>
+    private double Uniform() => 1 - _random.NextDouble();
 
     public void Clear()
     {
-        (_count, Seen, _random) = (0, 0, new Random(seed));
+        (_count, Seen, _random, _w, _nextKept) = (0, 0, new Random(seed), 0, 0);
     }
 
-    /// <summary>This reservoir as another process left it.</summary>
+    /// <summary>This reservoir as another process left it, to be merged or read (algorithm L's skip state does not travel).</summary>
     public void Restore(long seen, long[] kept)
     {
         if (kept.Length > size || kept.Length > seen)
