@@ -22,7 +22,7 @@ public class RoundTripBenchmark
     private bool _tolerateLoss;
     private long _requests;
     private CostMeter _clientCost;
-    private ServerStats.Snapshot? _serverBefore;
+    private ServerStats.CpuMeter? _serverCpu;
 
     [ParamsSource(typeof(SuiteSettings), nameof(SuiteSettings.Transports))]
     public string Transport { get; set; } = "tcp";
@@ -40,7 +40,7 @@ public class RoundTripBenchmark
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         var exchange = _exchange;
         await WarmUp.RunAsync(100, SuiteSettings.WarmupLimit, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
-        _serverBefore = await ServerStats.QueryAsync(_connection);
+        _serverCpu = await ServerStats.CpuMeter.StartAsync(_connection);
         _clientCost = CostMeter.Start();
     }
 
@@ -67,10 +67,9 @@ public class RoundTripBenchmark
     {
         // CPU per request over everything since setup: pilot, warm-up and measured iterations alike.
         var clientCost = _clientCost.Stop(_requests);
-        double? serverCpu = null;
+        double? serverCpu = _serverCpu is null ? null : await _serverCpu.StopAsync();
         if (_connection is not null)
         {
-            serverCpu = ServerStats.CpuUsPerRequest(_serverBefore, await ServerStats.QueryAsync(_connection));
             await _connection.DisposeAsync();
         }
         LatencySidecar.Write(Scenario, Transport, Size, _recorder.Result(LostReplies, clientCost, serverCpu));

@@ -31,7 +31,7 @@ public class ThroughputBenchmark
     private Client[] _clients = [];
     private CountdownEvent? _done;
     private CostMeter _cost;
-    private ServerStats.Snapshot? _serverBefore;
+    private ServerStats.CpuMeter? _serverCpu;
     private long _measuring;
 
     [ParamsSource(typeof(SuiteSettings), nameof(SuiteSettings.Transports))]
@@ -49,15 +49,14 @@ public class ThroughputBenchmark
     public async Task SetupAsync()
     {
         (var transport, _server, var address) = await SuiteServer.StartAsync(Transport);
-        bool tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         for (int i = 0; i < Clients; i++)
         {
             _connections.Add(await transport.ConnectAsync(address));
         }
         _done = new CountdownEvent(Clients);
-        _clients = [.. _connections.Select((c, i) => new Client(new Exchange(c, Size, firstNumber: (long)i << 40), tolerateLoss, RequestsPerInvoke / Clients, _done))];
-        ThreadPool.GetMinThreads(out int workers, out int io);
-        ThreadPool.SetMinThreads(Math.Max(workers, Clients + Environment.ProcessorCount), io); // clients of pool-completing transports block there
+        var options = new LoopOptions(Size, RequestsPerInvoke, Warmup: 0, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable)) { Clients = Clients };
+        _clients = [.. _connections.Select((c, i) => new Client(new RequestLoop(c, options, i), RequestsPerInvoke / Clients, _done))];
+        RequestLoop.ReserveThreadPool(Clients);
         await WarmUp.RunAsync(10, SuiteSettings.WarmupLimit, () =>
         {
             Round();
@@ -67,7 +66,7 @@ public class ThroughputBenchmark
         {
             client.Forget();
         }
-        _serverBefore = await ServerStats.QueryAsync(_connections[0]);
+        _serverCpu = await ServerStats.CpuMeter.StartAsync(_connections[0]);
         _cost = CostMeter.Start();
     }
 
@@ -96,7 +95,7 @@ public class ThroughputBenchmark
     {
         long requests = _clients.Sum(c => c.Recorder.Count + c.Errors);
         var cost = _cost.Stop(requests) with { Elapsed = Stopwatch.GetElapsedTime(0, _measuring) };
-        double? serverCpu = _connections.Count > 0 ? ServerStats.CpuUsPerRequest(_serverBefore, await ServerStats.QueryAsync(_connections[0])) : null;
+        double? serverCpu = _serverCpu is null ? null : await _serverCpu.StopAsync();
         foreach (var client in _clients)
         {
             client.Stop();
@@ -117,11 +116,10 @@ public class ThroughputBenchmark
         }
     }
 
-    /// <summary>One connection's thread: waits to be released, sends its share of a round, signals, waits again.</summary>
+    /// <summary>One connection's thread: waits to be released, runs its request loop for its share of a round, signals, waits again.</summary>
     private sealed class Client
     {
-        private readonly Exchange _exchange;
-        private readonly bool _tolerateLoss;
+        private readonly RequestLoop _loop;
         private readonly int _share;
         private readonly CountdownEvent _done;
         private readonly SemaphoreSlim _go = new(0);
@@ -130,15 +128,15 @@ public class ThroughputBenchmark
         private Exception? _failure;
         private long _busyTicks;
 
-        public Client(Exchange exchange, bool tolerateLoss, int share, CountdownEvent done)
+        public Client(RequestLoop loop, int share, CountdownEvent done)
         {
-            (_exchange, _tolerateLoss, _share, _done) = (exchange, tolerateLoss, share, done);
+            (_loop, _share, _done) = (loop, share, done);
             _thread = DedicatedThread.Start("ipcbench throughput client", () => RunAsync().GetAwaiter().GetResult());
         }
 
-        public LatencyRecorder Recorder { get; } = new();
+        public LatencyRecorder Recorder => _loop.Recorder;
 
-        public long Errors { get; private set; }
+        public long Errors => _loop.Errors;
 
         public double RequestsPerSecond => Recorder.Count / Stopwatch.GetElapsedTime(0, Math.Max(_busyTicks, 1)).TotalSeconds;
 
@@ -147,8 +145,8 @@ public class ThroughputBenchmark
         /// <summary>Warm-up is over: what was recorded so far does not count.</summary>
         public void Forget()
         {
-            Recorder.Reset();
-            (Errors, _busyTicks) = (0, 0);
+            _loop.Reset();
+            _busyTicks = 0;
         }
 
         public void ThrowIfFailed()
@@ -178,11 +176,7 @@ public class ThroughputBenchmark
                 long started = Stopwatch.GetTimestamp();
                 try
                 {
-                    for (int i = 0; i < _share; i++)
-                    {
-                        long ticks = await _exchange.SendAsync(_tolerateLoss, CancellationToken.None).ConfigureAwait(false);
-                        if (ticks >= 0) Recorder.Record(ticks); else Errors++;
-                    }
+                    await _loop.RunAsync(started, deadline: long.MaxValue, _share, progress: null, CancellationToken.None).ConfigureAwait(false);
                 }
                 catch (Exception e)
                 {

@@ -45,7 +45,7 @@ internal static class ClientProcesses
             }).ToArray();
             await Task.WhenAll(starting).ConfigureAwait(false);
 
-            var before = await ServerStats.QueryAsync(stats, ct).ConfigureAwait(false);
+            var server = await ServerStats.CpuMeter.StartAsync(stats, ct).ConfigureAwait(false);
             foreach (var worker in workers)
             {
                 worker!.Send(Go);
@@ -57,9 +57,8 @@ internal static class ClientProcesses
                     throw new TransportException($"client process {i + 1} failed (exit code {code}): {workers[i]!.RecentErrors}");
                 }
             }
-            var after = await ServerStats.QueryAsync(stats, ct).ConfigureAwait(false);
-            return Merge([.. Enumerable.Range(0, processes).Select(i => Read(Prefix(directory, i)))], loop,
-                ServerStats.CpuUsPerRequest(before, after));
+            double? serverCpu = await server.StopAsync(ct).ConfigureAwait(false);
+            return Merge([.. Enumerable.Range(0, processes).Select(i => Read(Prefix(directory, i)))], loop, serverCpu);
         }
         finally
         {

@@ -77,9 +77,6 @@ public sealed record LoopResult(LatencySummary Latency, long Errors, Cost Cost, 
 /// </summary>
 public static class LoadLoop
 {
-    /// <summary>Consecutive lost replies after which the peer is taken for gone.</summary>
-    public const int MaxConsecutiveLosses = 10;
-
     /// <summary>The share of its offered rate an open loop must achieve to count as sustained.</summary>
     public const double SustainedShare = 0.95;
 
@@ -98,10 +95,8 @@ public static class LoadLoop
         using var ready = new CountdownEvent(options.Lanes);
         using var go = new ManualResetEventSlim();
         var start = new StrongBox<long>(); // the measured stretch's start, read by the lanes once released
-        var lanes = Enumerable.Range(0, options.Lanes).Select(i => new Lane(i, connections[i / options.InFlight], options)).ToArray();
-        // Lanes of transports that complete on the thread pool block there while an open loop waits its turn.
-        ThreadPool.GetMinThreads(out int workers, out int io);
-        ThreadPool.SetMinThreads(Math.Max(workers, options.Lanes + Environment.ProcessorCount), io);
+        var lanes = Enumerable.Range(0, options.Lanes).Select(i => new Lane(new RequestLoop(connections[i / options.InFlight], options, i), options)).ToArray();
+        RequestLoop.ReserveThreadPool(options.Lanes);
         var threads = lanes.Select(lane => DedicatedThread.Start($"ipcbench client {lane.Index}", () =>
         {
             try
@@ -115,12 +110,12 @@ public static class LoadLoop
             }
         })).ToArray();
 
-        ServerStats.Snapshot? serverBefore;
+        ServerStats.CpuMeter server;
         CostMeter meter;
         try
         {
             await Task.Run(() => ready.Wait(stop.Token), CancellationToken.None).ConfigureAwait(false);
-            serverBefore = await ServerStats.QueryAsync(connections[0], stop.Token).ConfigureAwait(false);
+            server = await ServerStats.CpuMeter.StartAsync(connections[0], stop.Token).ConfigureAwait(false);
             if (released is not null)
             {
                 await released(stop.Token).ConfigureAwait(false);
@@ -146,8 +141,7 @@ public static class LoadLoop
         long completed = lanes.Sum(l => l.Recorder.Count);
         long end = lanes.Max(l => l.End);
         var cost = meter.Stop(completed) with { Elapsed = Stopwatch.GetElapsedTime(start.Value, end) };
-        var serverAfter = await ServerStats.QueryAsync(connections[0], ct).ConfigureAwait(false);
-        double? serverCpu = ServerStats.CpuUsPerRequest(serverBefore, serverAfter);
+        double? serverCpu = await server.StopAsync(ct).ConfigureAwait(false);
         var recorder = LatencyRecorder.Combine([.. lanes.Select(l => l.Recorder)]);
         return recorder.Result(lanes.Sum(l => l.Errors), cost, serverCpu) with
         {
@@ -177,16 +171,14 @@ public static class LoadLoop
     private static Exception? LaneFailure(Task[] threads) =>
         threads.Where(t => t.IsFaulted).Select(t => t.Exception!.InnerException!).FirstOrDefault(e => e is not OperationCanceledException);
 
-    /// <summary>One request loop: warm-up, the wait for the start, then its share of the measured requests.</summary>
-    private sealed class Lane(int index, IConnection connection, LoopOptions options)
+    /// <summary>One request loop's part in a run: warm-up, the wait for the start, then its share of the measured requests.</summary>
+    private sealed class Lane(RequestLoop loop, LoopOptions options)
     {
-        private readonly Exchange _exchange = new(connection, options.Size, firstNumber: (long)index << 40, options.ReplySize);
+        public int Index => loop.Index;
 
-        public int Index => index;
+        public LatencyRecorder Recorder => loop.Recorder;
 
-        public LatencyRecorder Recorder { get; } = new();
-
-        public long Errors { get; private set; }
+        public long Errors => loop.Errors;
 
         /// <summary>When its last reply came, in Stopwatch ticks.</summary>
         public long End { get; private set; }
@@ -194,12 +186,11 @@ public static class LoadLoop
         public async Task RunAsync(CountdownEvent ready, ManualResetEventSlim go, StrongBox<long> start, Action<double>? progress, CancellationToken ct)
         {
             await WarmUpAsync(ct).ConfigureAwait(false);
-            Errors = 0;
-            Recorder.Reset();
+            loop.Reset();
             ready.Signal();
             go.Wait(ct); // blocking: a lane whose transport completes inline keeps its own thread
             long deadline = options.Duration > TimeSpan.Zero ? start.Value + Ticks(options.Duration) : long.MaxValue;
-            await LoopAsync(start.Value, deadline, options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options.Count), progress, ct)
+            await loop.RunAsync(start.Value, deadline, options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options.Count), progress, ct)
                 .ConfigureAwait(false);
             End = Stopwatch.GetTimestamp();
         }
@@ -210,62 +201,12 @@ public static class LoadLoop
             int requests = options.WarmupDuration > TimeSpan.Zero ? int.MaxValue // as many as the time allows
                 : options.Warmup == 0 ? 0 // none asked for: none
                 : Math.Max(1, Share(options.Warmup)); // at least one, so that every lane waits for a quiet JIT
-            return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => LoopAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
+            return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => loop.RunAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
         }
 
         private static long Ticks(TimeSpan t) => (long)(t.TotalSeconds * Stopwatch.Frequency);
 
         /// <summary>This lane's part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>
-        private int Share(int total) => total / options.Lanes + (index < total % options.Lanes ? 1 : 0);
-
-        /// <summary>
-        /// Requests from <paramref name="start"/> until <paramref name="share"/> are sent or <paramref name="deadline"/>
-        /// passes, each recorded (warm-up's too: the recorder is reset before the measured requests).
-        /// </summary>
-        private async Task LoopAsync(long start, long deadline, int share, Action<double>? progress, CancellationToken ct)
-        {
-            bool timed = deadline != long.MaxValue;
-            // An open loop's schedule: this lane's requests at a fixed interval, the lanes staggered across it.
-            double interval = options.Rate > 0 ? Stopwatch.Frequency * options.Lanes / options.Rate : 0;
-            double intended = start + interval * index / options.Lanes;
-            int consecutiveLosses = 0;
-            for (int n = 0; n < share; n++)
-            {
-                ct.ThrowIfCancellationRequested();
-                // A run bound by time ends at its deadline even when an open loop is behind: the requests it could
-                // not send show as an achieved rate below the offered one.
-                if (timed && (Stopwatch.GetTimestamp() >= deadline || intended >= deadline))
-                {
-                    break;
-                }
-                long since = 0;
-                if (interval > 0)
-                {
-                    since = (long)intended;
-                    await Schedule.WaitUntilAsync(since, ct).ConfigureAwait(false);
-                    intended += interval;
-                }
-                long ticks = await _exchange.SendAsync(options.TolerateLoss, ct, since).ConfigureAwait(false);
-                if (ticks < 0)
-                {
-                    Errors++;
-                    if (++consecutiveLosses >= MaxConsecutiveLosses)
-                    {
-                        throw new TransportException($"{MaxConsecutiveLosses} replies in a row were lost: the server seems gone");
-                    }
-                    continue;
-                }
-                consecutiveLosses = 0;
-                Recorder.Record(ticks);
-                if (options.Gap > TimeSpan.Zero)
-                {
-                    Thread.Sleep(options.Gap);
-                }
-                if ((n & 1023) == 1023)
-                {
-                    progress?.Invoke(timed ? (double)(Stopwatch.GetTimestamp() - start) / (deadline - start) : (n + 1.0) / share);
-                }
-            }
-        }
+        private int Share(int total) => total / options.Lanes + (Index < total % options.Lanes ? 1 : 0);
     }
 }

@@ -79,9 +79,24 @@ public sealed class ServerStats(RequestHandler inner)
             Requests > earlier.Requests ? (double)(CpuUs - earlier.CpuUs) / (Requests - earlier.Requests) : null;
     }
 
-    /// <summary>The server's CPU microseconds per request between two answers to the stats request; null unless both came.</summary>
-    public static double? CpuUsPerRequest(Snapshot? before, Snapshot? after) =>
-        before is { } b && after is { } a ? a.CpuUsPerRequestSince(b) : null;
+    /// <summary>
+    /// The server's CPU per request over a stretch, as the server reports it: asked on one connection when the stretch
+    /// starts and again when it ends. Every loop and benchmark brackets its measured requests with one.
+    /// </summary>
+    public sealed class CpuMeter
+    {
+        private readonly IConnection _stats;
+        private readonly Snapshot? _before;
+
+        private CpuMeter(IConnection stats, Snapshot? before) => (_stats, _before) = (stats, before);
+
+        public static async Task<CpuMeter> StartAsync(IConnection stats, CancellationToken ct = default) =>
+            new(stats, await QueryAsync(stats, ct).ConfigureAwait(false));
+
+        /// <summary>CPU microseconds per request since <see cref="StartAsync"/>; null unless the server answered both times.</summary>
+        public async Task<double?> StopAsync(CancellationToken ct = default) =>
+            _before is { } before && await QueryAsync(_stats, ct).ConfigureAwait(false) is { } after ? after.CpuUsPerRequestSince(before) : null;
+    }
 
     /// <summary>Asks the server behind <paramref name="connection"/> for its stats; null if it does not answer them (not an IpcBench server, or the reply was lost).</summary>
     public static async ValueTask<Snapshot?> QueryAsync(IConnection connection, CancellationToken ct = default)
