@@ -11,6 +11,8 @@ namespace IpcBench.Core.Framing;
 /// together; a large payload's tail is read straight into its destination. Bytes beyond the current
 /// message stay buffered for the next one, so a pipelining peer is handled correctly too.
 /// </para>
+/// <para>A server can take a request whole from that buffer (<see cref="TryTakeBuffered"/>) and build its reply in the
+/// write buffer (<see cref="PreparePayload"/>): an echo of a small message is then one copy.</para>
 /// <para>Writes copy header and payload into one buffer and issue a single write: one syscall, and no
 /// half-message left waiting in the kernel. With <c>splitWrites</c> the header and the payload are two
 /// writes, as much hand-written framing code does: with Nagle's algorithm on, the payload then waits
@@ -163,6 +165,23 @@ public sealed class FramedStream : IDisposable
         }
         await FillAsync(rest.Length, ct).ConfigureAwait(false);
         TakeBuffered(rest.Span);
+    }
+
+    /// <summary>
+    /// The next <paramref name="length"/> payload bytes where they already are, whole in the read buffer: consumed, and
+    /// valid until the next read. False, with nothing consumed, while some have yet to arrive. A server answers from
+    /// here without copying the request out first.
+    /// </summary>
+    public bool TryTakeBuffered(int length, out ReadOnlySpan<byte> payload)
+    {
+        if (Buffered < length)
+        {
+            payload = default;
+            return false;
+        }
+        payload = _readBuffer.AsSpan(_readStart, length);
+        _readStart += length;
+        return true;
     }
 
     /// <summary>Reads one whole message into <paramref name="destination"/> and returns its length.</summary>

@@ -51,8 +51,12 @@ internal sealed class StreamServer : IServer
             while (true)
             {
                 int length = framed.ReadHeader();
-                request = ReadRequest(framed, request, length);
-                framed.WritePrepared(_handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length))));
+                if (TryReplyInPlace(framed, length) is not int replyLength)
+                {
+                    request = ReadRequest(framed, request, length);
+                    replyLength = _handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length)));
+                }
+                framed.WritePrepared(replyLength);
             }
         }
         catch (Exception e) when (TransportErrors.IsConnectionFailure(e) || e is TransportException)
@@ -70,8 +74,11 @@ internal sealed class StreamServer : IServer
             while (true)
             {
                 int length = await framed.ReadHeaderAsync(ct).ConfigureAwait(false);
-                request = await ReadRequestAsync(framed, request, length, ct).ConfigureAwait(false);
-                int replyLength = _handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length)));
+                if (TryReplyInPlace(framed, length) is not int replyLength)
+                {
+                    request = await ReadRequestAsync(framed, request, length, ct).ConfigureAwait(false);
+                    replyLength = _handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length)));
+                }
                 await framed.WritePreparedAsync(replyLength, ct).ConfigureAwait(false);
             }
         }
@@ -80,6 +87,10 @@ internal sealed class StreamServer : IServer
             EndSession(framed, e);
         }
     }
+
+    /// <summary>The reply's length when the whole request has arrived with its header: answered from the read buffer, no copy first.</summary>
+    private int? TryReplyInPlace(FramedStream framed, int length) =>
+        framed.TryTakeBuffered(length, out var request) ? _handler(request, framed.PreparePayload(_handler.ReplyCapacity(length))) : null;
 
     /// <summary>
     /// Reads a request's <paramref name="length"/> payload bytes (checked against the limit) into <paramref name="buffer"/>,
