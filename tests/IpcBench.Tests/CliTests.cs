@@ -6,6 +6,7 @@ using IpcBench.Core.Hosting;
 namespace IpcBench.Tests;
 
 /// <summary>The ipcbench executable, run as a separate process the way people and scripts run it.</summary>
+[Collection(IsolationTests.Name)]
 public class CliTests
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
