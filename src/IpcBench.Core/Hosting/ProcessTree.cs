@@ -4,11 +4,11 @@ using System.Globalization;
 namespace IpcBench.Core.Hosting;
 
 /// <summary>
-/// Kills a process and every process it started, with SIGKILL alone. <c>Process.Kill(entireProcessTree: true)</c> first
-/// stops the whole tree with SIGSTOP, and in .NET 10 that can leave the runtime's SIGCHLD handler and the killing thread
-/// waiting on each other for good (dotnet/runtime#131944): a test host hung on it here, and every later
-/// <c>Process.Start</c> in it with it. Without the stop, a process that forks between the walk and the kill can leave a
-/// child behind: the processes IpcBench starts watch their parent and go with it anyway.
+/// Kills a process and every process it started, with SIGKILL alone, from a walk of /proc. The runtime's
+/// <c>Process.Kill(entireProcessTree: true)</c> first stops the whole tree with SIGSTOP and then takes each child's wait
+/// lock; on macOS that hangs for good (dotnet/runtime#131944), and here a test host's tree kill waited forever on a
+/// SIGCHLD handler that was itself stuck (hang dump). Without the stop, a process that forks between the walk and the
+/// kill can leave a child behind: the processes IpcBench starts watch their parent and go with it anyway.
 /// </summary>
 public static class ProcessTree
 {
