@@ -19,7 +19,7 @@ public sealed class RequestDeadline : IDisposable
     public RequestDeadline(TimeSpan timeout, Action onExpired)
     {
         _onExpired = onExpired;
-        _timeoutTicks = (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        _timeoutTicks = StopwatchTicks.From(timeout);
         var period = TimeSpan.FromMilliseconds(Math.Clamp(timeout.TotalMilliseconds / 4, 10, 1000));
         _timer = new Timer(_ => Check(), null, period, period);
     }
@@ -27,8 +27,8 @@ public sealed class RequestDeadline : IDisposable
     /// <summary>The time a request may take from <see cref="Arm"/> on (the timer's period stays as first set).</summary>
     public TimeSpan Timeout
     {
-        get => TimeSpan.FromSeconds((double)_timeoutTicks / Stopwatch.Frequency);
-        set => _timeoutTicks = (long)(value.TotalSeconds * Stopwatch.Frequency);
+        get => Stopwatch.GetElapsedTime(0, _timeoutTicks);
+        set => _timeoutTicks = StopwatchTicks.From(value);
     }
 
     /// <summary>True once a request ran out of time (and <c>onExpired</c> ran).</summary>

@@ -24,7 +24,7 @@ internal sealed class MmfConnection : IConnection, IPeer
         _peer = peer.ToString();
         _wait = wait;
         _timeout = timeout;
-        _timeoutTicks = (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        _timeoutTicks = StopwatchTicks.From(timeout);
         _serverPid = channel.ServerPid;
     }
 
@@ -41,7 +41,7 @@ internal sealed class MmfConnection : IConnection, IPeer
         {
             // A request that a previous client left unanswered must be answered first: the server
             // would otherwise still be reading the request area when this client writes into it.
-            long deadline = Stopwatch.GetTimestamp() + (long)(connectTimeout.TotalSeconds * Stopwatch.Frequency);
+            long deadline = StopwatchTicks.FromNow(connectTimeout);
             int pending = channel.Requests.Sequence;
             for (int reply = channel.Replies.Sequence; reply != pending;)
             {

@@ -33,12 +33,12 @@ internal sealed unsafe class Signal(int* sequence, int* waiters, int* length)
     /// </summary>
     public static readonly TimeSpan HybridYieldAfter = TimeSpan.FromMicroseconds(2);
 
-    private static readonly long HybridYieldTicks = (long)(HybridYieldAfter.TotalSeconds * Stopwatch.Frequency);
+    private static readonly long HybridYieldTicks = StopwatchTicks.From(HybridYieldAfter);
 
     /// <summary>How often a waiter checks that its peer is alive, and the longest single futex sleep.</summary>
     private static readonly long CheckInterval = Stopwatch.Frequency / 20;
 
-    private static readonly long HybridSpinTicks = (long)(HybridSpin.TotalSeconds * Stopwatch.Frequency);
+    private static readonly long HybridSpinTicks = StopwatchTicks.From(HybridSpin);
 
     public int Sequence => Volatile.Read(ref *sequence);
 

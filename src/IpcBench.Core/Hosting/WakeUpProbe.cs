@@ -42,7 +42,7 @@ public static unsafe partial class WakeUpProbe
     {
         // The turn: 1 is the echo thread's, 0 the timing thread's, -1 tells the echo thread to stop.
         int* turn = (int*)NativeMemory.AllocZeroed(sizeof(int));
-        long deadline = Stopwatch.GetTimestamp() + (long)(PhaseLimit.TotalSeconds * Stopwatch.Frequency);
+        long deadline = StopwatchTicks.FromNow(PhaseLimit);
         using var stopSpinning = new CancellationTokenSource();
         int notAwake = 0;
         var spinners = keepAwake

@@ -189,7 +189,7 @@ public static class LoadLoop
             loop.Reset();
             ready.Signal();
             go.Wait(ct); // blocking: a lane whose transport completes inline keeps its own thread
-            long deadline = options.Duration > TimeSpan.Zero ? start.Value + Ticks(options.Duration) : long.MaxValue;
+            long deadline = options.Duration > TimeSpan.Zero ? start.Value + StopwatchTicks.From(options.Duration) : long.MaxValue;
             await loop.RunAsync(start.Value, deadline, options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options.Count), progress, ct)
                 .ConfigureAwait(false);
             End = Stopwatch.GetTimestamp();
@@ -203,8 +203,6 @@ public static class LoadLoop
                 : Math.Max(1, Share(options.Warmup)); // at least one, so that every lane waits for a quiet JIT
             return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => loop.RunAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
         }
-
-        private static long Ticks(TimeSpan t) => (long)(t.TotalSeconds * Stopwatch.Frequency);
 
         /// <summary>This lane's part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>
         private int Share(int total) => total / options.Lanes + (Index < total % options.Lanes ? 1 : 0);

@@ -33,12 +33,12 @@ public static class WarmUp
             return;
         }
         long begin = Stopwatch.GetTimestamp();
-        await run(duration > TimeSpan.Zero ? begin + Ticks(duration) : long.MaxValue, requests).ConfigureAwait(false);
+        await run(duration > TimeSpan.Zero ? begin + StopwatchTicks.From(duration) : long.MaxValue, requests).ConfigureAwait(false);
         long quietSince = Stopwatch.GetTimestamp();
         long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
         while (Stopwatch.GetElapsedTime(quietSince) < JitQuiet && Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
         {
-            await run(Stopwatch.GetTimestamp() + Ticks(JitRound), int.MaxValue).ConfigureAwait(false);
+            await run(StopwatchTicks.FromNow(JitRound), int.MaxValue).ConfigureAwait(false);
             if (System.Runtime.JitInfo.GetCompiledMethodCount() is var now && now != compiled)
             {
                 (compiled, quietSince) = (now, Stopwatch.GetTimestamp());
@@ -55,6 +55,4 @@ public static class WarmUp
                 await step().ConfigureAwait(false);
             }
         });
-
-    private static long Ticks(TimeSpan t) => (long)(t.TotalSeconds * Stopwatch.Frequency);
 }
