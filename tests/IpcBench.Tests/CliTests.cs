@@ -322,13 +322,8 @@ public class CliTests
         {
             return; // no SIGKILL to send
         }
-        var info = ServerCommand.Resolve().StartInfo();
-        foreach (string arg in new[] { "ping", "--transport", "tcp", "--clients", "2", "--client-processes", "2", "--duration", "600s", "--no-results" })
-        {
-            info.ArgumentList.Add(arg);
-        }
-        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
-        using var ping = Process.Start(info)!;
+        using var cli = CliProcess.Start("ping", "--transport", "tcp", "--clients", "2", "--client-processes", "2", "--duration", "600s", "--no-results");
+        var ping = cli.Process;
         _ = ping.StandardError.ReadToEndAsync();
         List<int> workers;
         try
@@ -436,13 +431,8 @@ public class CliTests
             return; // no SIGTERM to send
         }
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
-        var info = ServerCommand.Resolve().StartInfo();
-        foreach (string arg in new[] { "ping", "--transport", "tcp", "--count", "100000000", "--results", results })
-        {
-            info.ArgumentList.Add(arg);
-        }
-        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
-        using var ping = Process.Start(info)!;
+        using var cli = CliProcess.Start("ping", "--transport", "tcp", "--count", "100000000", "--results", results);
+        var ping = cli.Process;
         var stderr = ping.StandardError.ReadToEndAsync();
         await Task.Delay(3000); // the server is up and requests flow
         using (var kill = Process.Start("kill", ["-TERM", ping.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
@@ -464,25 +454,12 @@ public class CliTests
         var ping = RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}", "--wait-for-server", "30s",
             "--count", "200", "--warmup", "10", "--no-results");
         await Task.Delay(1500); // ping is retrying by now
-        var info = ServerCommand.Resolve().StartInfo();
-        foreach (string arg in new[] { "serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}" })
+        using (CliProcess.Start("serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}"))
         {
-            info.ArgumentList.Add(arg);
-        }
-        info.RedirectStandardOutput = info.RedirectStandardInput = true;
-        using (var server = Process.Start(info)!)
-        {
-            try
-            {
-                var (exit, stdout, stderr) = await ping;
-                Assert.True(exit == 0, stderr);
-                Assert.Contains("waiting up to 30 s for the server", stderr);
-                Assert.Contains("latency us", stdout);
-            }
-            finally
-            {
-                server.Kill();
-            }
+            var (exit, stdout, stderr) = await ping;
+            Assert.True(exit == 0, stderr);
+            Assert.Contains("waiting up to 30 s for the server", stderr);
+            Assert.Contains("latency us", stdout);
         }
 
         var watch = Stopwatch.StartNew();

@@ -78,13 +78,8 @@ public class IsolationTests
             Assert.Equal(3, exit);
             return;
         }
-        var info = ServerCommand.Resolve().StartInfo();
-        foreach (string arg in new[] { "ping", "--transport", "tcp", "--isolation", isolation, "--count", "100000000", "--no-results" })
-        {
-            info.ArgumentList.Add(arg);
-        }
-        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
-        using var ping = Process.Start(info)!;
+        using var cli = CliProcess.Start("ping", "--transport", "tcp", "--isolation", isolation, "--count", "100000000", "--no-results");
+        var ping = cli.Process;
         string prefix = $"ipcbench-{ping.Id}-";
         string? name = null;
         var deadline = DateTime.UtcNow.AddSeconds(30);
@@ -169,26 +164,8 @@ public class IsolationTests
         {
             return; // not root, or no ip: the netns tests above say so
         }
-        var info = ServerCommand.Resolve().StartInfo();
-        foreach (string arg in new[] { "ping", "--transport", transport, "--isolation", "netns", "--count", "100000000", "--timeout", "1s", "--no-results" })
-        {
-            info.ArgumentList.Add(arg);
-        }
-        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
-        using var ping = Process.Start(info)!;
-        try
-        {
-            await DropTheLinkMidRunAsync(ping);
-        }
-        finally
-        {
-            if (!ping.HasExited)
-            {
-                // ping alone (its janitor, a child too, then removes the namespace): a failed assertion must not leave a
-                // ping of 10^8 requests running beside later tests
-                ping.Kill();
-            }
-        }
+        using var ping = CliProcess.Start("ping", "--transport", transport, "--isolation", "netns", "--count", "100000000", "--timeout", "1s", "--no-results");
+        await DropTheLinkMidRunAsync(ping.Process);
     }
 
     private static async Task DropTheLinkMidRunAsync(Process ping)
