@@ -23,6 +23,25 @@ public static class TransportCases
     public static TheoryData<string, string> ConcurrentVariants => Variants(Runnable.Where(t => t.Capabilities.OneClientAtATime is null));
 
 
+    /// <summary>
+    /// <see cref="AllVariants"/> for back-to-back connect, request and close cycles, but wcf with
+    /// <c>connection_buffer=8192</c>: in 2 of 4 fresh-clone CI runs (Debug build, the other test classes running beside
+    /// it) its Mono host took no new connection within 20 s of the cycle before; alone it passes every time. Not
+    /// explained yet; the default wcf variant stays in.
+    /// </summary>
+    public static TheoryData<string, string> ConnectCycleVariants
+    {
+        get
+        {
+            var data = new TheoryData<string, string>();
+            foreach (var row in AllVariants.Where(row => !(row[0] is "wcf" && row[1] is "connection_buffer=8192")))
+            {
+                data.Add((string)row[0], (string)row[1]);
+            }
+            return data;
+        }
+    }
+
     private static TheoryData<string, string> Variants(IEnumerable<ITransport> transports)
     {
         var data = new TheoryData<string, string>();
