@@ -24,7 +24,7 @@ ping() { "$cli" ping --placement "$placement" --duration "$duration" --warmup 1s
 
 for transport in "${transports[@]}"; do
   ping --transport "$transport" --json "$work/max.json"
-  max=$(sed -n 's/^ *"rps": \([0-9.]*\).*/\1/p' "$work/max.json")
+  max=$(sed -n 's/^ *"requests_per_second": \([0-9.]*\).*/\1/p' "$work/max.json")
   for share in "${shares[@]}"; do
     ping --transport "$transport" --rate "$(awk -v m="$max" -v s="$share" 'BEGIN { printf "%.0f", m * s }')"
   done

@@ -25,6 +25,10 @@ public static class LatencySidecar
     /// <summary>The clients a case ran (<see cref="ThroughputBenchmark.Clients"/>); one for the other benchmarks.</summary>
     public static int ClientsOf(BenchmarkCase c) => c.Parameters.Items.Any(p => p.Name == "Clients") && c.Parameters["Clients"] is int n ? n : 1;
 
+    /// <summary>The case a benchmark case measures (<paramref name="entry"/> and <paramref name="sizes"/> are its parameters).</summary>
+    public static CaseKey KeyOf(BenchmarkCase c, string entry, MessageSizes sizes) =>
+        SuiteResults.KeyOf(entry, sizes.Request, ScenarioOf(c), ClientsOf(c), sizes.ReplySize);
+
     /// <summary>Called in the benchmark's process, which knows its job only from the arguments BenchmarkDotNet started it with.</summary>
     public static void Write(string scenario, string entry, MessageSizes size, LoopResult measured, int clients = 1)
     {
@@ -33,9 +37,9 @@ public static class LatencySidecar
             return; // run without the suite's host (e.g. from a test runner): nothing to report to
         }
         Directory.CreateDirectory(dir);
-        var result = Figures.Case(SuiteSettings.Resolve(entry), SuiteResults.CaseOptionsOf(entry, scenario, clients, size.ReplySize), size.Request,
-            SuiteSettings.Placement.Name(), measured, size.ReplySize);
-        File.WriteAllText(PathFor(dir, CurrentJob(), scenario, entry, size, clients), ResultsFile.SerializeCase(result));
+        var key = SuiteResults.KeyOf(entry, size.Request, scenario, clients, size.ReplySize);
+        var result = Figures.Case(key, SuiteSettings.Resolve(entry).Family, measured);
+        File.WriteAllText(PathFor(dir, CurrentJob(), key), ResultsFile.SerializeCase(result));
     }
 
     /// <summary>The case a benchmark case left, or null if it left none; read once, then remembered.</summary>
@@ -46,7 +50,7 @@ public static class LatencySidecar
         {
             return null;
         }
-        return Cache.GetOrAdd(PathFor(dir, c.Job.Id, ScenarioOf(c), entry, size, ClientsOf(c)),
+        return Cache.GetOrAdd(PathFor(dir, c.Job.Id, KeyOf(c, entry, size)),
             path => File.Exists(path) ? ResultsFile.ParseCase(File.ReadAllText(path)) : null);
     }
 
@@ -58,9 +62,9 @@ public static class LatencySidecar
         return i >= 0 && i + 1 < args.Length ? args[i + 1] : "default";
     }
 
-    /// <summary>One file per job and case; the entry may carry options ("mmf?wait=spin"), kept readable in the name.</summary>
-    private static string PathFor(string dir, string job, string scenario, string entry, MessageSizes size, int clients) =>
-        Path.Combine(dir, $"{Safe(job)}-{scenario}-{Safe(entry)}-{size.Request}{(size.ReplySize is int r ? $"-{r}" : "")}{(clients > 1 ? $"-x{clients}" : "")}.json");
+    /// <summary>One file per job and case, its key kept readable in the name.</summary>
+    private static string PathFor(string dir, string job, CaseKey key) =>
+        Path.Combine(dir, Safe($"{job}-{key.Transport}-{key.Size}-{key.Options}") + ".json");
 
     private static string Safe(string text) => string.Concat(text.Select(ch => char.IsAsciiLetterOrDigit(ch) || ch is '-' or '.' ? ch : '_'));
 }

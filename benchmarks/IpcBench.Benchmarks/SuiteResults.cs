@@ -23,24 +23,23 @@ public static class SuiteResults
         foreach (string entry in SuiteSettings.RequestedTransports)
         {
             var t = SuiteSettings.Resolve(entry);
-            string options = CaseOptionsOf(entry);
             if (SuiteSettings.NotHere(t) is { } why)
             {
-                skipped.Add(new SkippedCase(t.Name, options, null, why));
+                skipped.Add(new SkippedCase(t.Name, KeyOf(entry, 0).Options, null, why));
                 continue;
             }
             foreach (var size in SuiteSettings.Sizes)
             {
                 if ((t.Capabilities.RejectSize(size.Request) ?? t.Capabilities.RejectReplySize(size.Reply, size.Request)) is { } notThese)
                 {
-                    skipped.Add(new SkippedCase(t.Name, CaseOptionsOf(entry, replySize: size.ReplySize), size.Request, notThese));
+                    skipped.Add(new SkippedCase(t.Name, KeyOf(entry, size.Request, replySize: size.ReplySize).Options, size.Request, notThese));
                 }
             }
             foreach (int clients in ThroughputBenchmark.ClientCounts)
             {
                 if (t.Capabilities.RejectClients(clients) is { } oneAtATime)
                 {
-                    skipped.Add(new SkippedCase(t.Name, CaseOptionsOf(entry, ThroughputBenchmark.Scenario, clients), 1, oneAtATime));
+                    skipped.Add(new SkippedCase(t.Name, KeyOf(entry, 1, ThroughputBenchmark.Scenario, clients).Options, 1, oneAtATime));
                 }
             }
         }
@@ -58,13 +57,11 @@ public static class SuiteResults
             {
                 continue;
             }
-            int size = sizes.Request;
-            string transport = SuiteSettings.Resolve(entry).Name;
-            string options = CaseOptionsOf(entry, LatencySidecar.ScenarioOf(c), LatencySidecar.ClientsOf(c), sizes.ReplySize);
+            var key = LatencySidecar.KeyOf(c, entry, sizes);
             var sidecar = LatencySidecar.Read(c);
             if (!report.Success || report.ResultStatistics is not { Mean: > 0 } stats || sidecar is null)
             {
-                skipped.Add(new SkippedCase(transport, options, size, "the benchmark failed or left no measurements: see the run's .log"));
+                skipped.Add(new SkippedCase(key.Transport, key.Options, key.Size, "the benchmark failed or left no measurements: see the run's .log"));
                 continue;
             }
             double rate = 1e9 / stats.Mean; // one round trip (or connect cycle) per operation, Mean in ns
@@ -109,8 +106,9 @@ public static class SuiteResults
         return options;
     }
 
-    /// <summary>A suite entry's case options ("io=sync", "wait=spin"; see <see cref="Core.Options.OptionValues.Identity"/>), the scenario unless steady, the clients when several.</summary>
-    public static string CaseOptionsOf(string entry, string scenario = RoundTripBenchmark.Scenario, int clients = 1, int? replySize = null) =>
-        CaseOptions.ForCase(SuiteSettings.Options(entry).Identity(), scenario, SuiteSettings.Isolation.CaseOption(),
-            CaseOptions.Load(new Core.Measurement.LoopOptions(0, 0, 0) { Clients = clients }, replySize: replySize));
+    /// <summary>A suite entry's case: its transport and options (<see cref="Core.Options.OptionValues.Identity"/>), the suite's placement and isolation.</summary>
+    public static CaseKey KeyOf(string entry, int size, string scenario = RoundTripBenchmark.Scenario, int clients = 1, int? replySize = null) =>
+        CaseKey.ForLoop(SuiteSettings.Resolve(entry).Name, SuiteSettings.Options(entry).Identity(),
+            new Core.Measurement.LoopOptions(size, 0, 0) { Clients = clients, ReplySize = replySize }, scenario,
+            SuiteSettings.Placement.Name(), SuiteSettings.Isolation);
 }

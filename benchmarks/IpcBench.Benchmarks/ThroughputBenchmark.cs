@@ -15,7 +15,7 @@ namespace IpcBench.Benchmarks;
 /// </summary>
 public class ThroughputBenchmark
 {
-    public const string Scenario = "throughput";
+    public const string Scenario = Reporting.CaseKey.Throughput;
 
     /// <summary>
     /// Requests per invocation, split evenly over the clients (divisible by each client count): few enough that a

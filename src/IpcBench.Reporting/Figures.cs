@@ -14,20 +14,19 @@ public static class Figures
     public static string FamilyName(Core.TransportFamily family) => family.ToString().ToLowerInvariant();
 
     /// <summary>A measured case as results.json holds it: the one place where a loop's result becomes a case's figures.</summary>
-    /// <param name="options">The case's options (<see cref="Core.Options.OptionValues.Identity"/>, and "scenario=connect" for cold starts).</param>
-    public static CaseResult Case(Core.ITransport transport, string options, int size, string placement, LoopResult r, int? replySize = null) => new()
+    public static CaseResult Case(CaseKey key, Core.TransportFamily family, LoopResult r) => new()
     {
-        Transport = transport.Name,
-        Family = FamilyName(transport.Family),
-        Options = CaseOptions.Normalize(options),
-        Size = size,
-        Placement = placement,
+        Transport = key.Transport,
+        Family = FamilyName(family),
+        Options = key.Options,
+        Size = key.Size,
+        Placement = key.Placement,
         Count = r.Latency.Count,
         Errors = r.Errors,
         LatencyUs = new(Us(r.Latency.MinUs), Us(r.Latency.P50Us), Us(r.Latency.P90Us), Us(r.Latency.P99Us), Us(r.Latency.P999Us), Us(r.Latency.MaxUs),
             Us(r.Latency.MeanUs)),
         RequestsPerSecond = PerSecond(r.RequestsPerSecond),
-        MegabytesPerSecond = Megabytes(r.RequestsPerSecond, size, replySize ?? size),
+        MegabytesPerSecond = Megabytes(r.RequestsPerSecond, key.Size, key.ReplySize ?? key.Size),
         ClientRequestsPerSecond = r.ClientRequestsPerSecond.Count > 1 ? r.ClientRequestsPerSecond.Select(PerSecond).ToArray() : null,
         OfferedRate = r.OfferedRate is double offered ? PerSecond(offered) : null,
         Sustained = r.Sustained,

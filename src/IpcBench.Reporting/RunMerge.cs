@@ -24,7 +24,7 @@ public static class RunMerge
         {
             throw new ArgumentException($"the runs' cases were placed differently ({string.Join(", ", placements)}): their figures are not comparable");
         }
-        var cases = sources.SelectMany(s => s.Run.Cases.Select(c => c with { Options = WithIsolation(c.Options, s.Isolation, s.Run.Id) })).ToList();
+        var cases = sources.SelectMany(s => s.Run.Cases.Select(c => WithIsolation(c, s.Isolation, s.Run.Id))).ToList();
         if (cases.GroupBy(c => (c.Transport, c.Options, c.Size)).FirstOrDefault(g => g.Count() > 1) is { } twice)
         {
             throw new ArgumentException($"{twice.Key.Transport} {twice.Key.Options} at {twice.Key.Size} B is in more than one run; name their isolations apart");
@@ -65,17 +65,16 @@ public static class RunMerge
             : throw new ArgumentException($"--skipped takes 'TRANSPORT ISOLATION REASON', not '{text}'");
     }
 
-    private static string WithIsolation(string options, string? isolation, string runId)
+    private static CaseResult WithIsolation(CaseResult c, string? isolation, string runId)
     {
         if (isolation is null)
         {
-            return options;
+            return c;
         }
-        string? own = CaseOptions.Isolation(options);
-        if (own is not null && own != isolation)
+        if (c.Key.Isolation is { } own && own != isolation)
         {
             throw new ArgumentException($"run {runId} holds cases of isolation {own}, not {isolation}");
         }
-        return CaseOptions.Normalize($"{options}&{Core.Hosting.Isolations.OptionName}={isolation}");
+        return c with { Options = (c.Key with { Isolation = isolation }).Options };
     }
 }

@@ -158,6 +158,10 @@ public sealed record CaseResult
     /// <summary>Managed bytes the client allocated per request (null: not measured).</summary>
     public double? AllocatedBytesPerOp { get; init; }
 
+    /// <summary>What sets this case apart (its transport, options, size and placement, read as one typed key).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public CaseKey Key => CaseKey.Of(this);
+
     /// <summary>The latency curve: percentiles 0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99 and 100.</summary>
     public required IReadOnlyList<Core.Measurement.PercentilePoint> PercentilesUs { get; init; }
 

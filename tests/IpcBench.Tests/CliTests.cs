@@ -123,7 +123,7 @@ public class CliTests
     }
 
     [Fact]
-    public async Task Ping_measures_and_writes_the_json_fields()
+    public async Task Ping_measures_and_writes_its_results_as_the_run_folder_holds_them()
     {
         string json = Path.Combine(Path.GetTempPath(), $"ipcbench-test-{Guid.NewGuid():N}.json");
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
@@ -135,28 +135,17 @@ public class CliTests
             Assert.Contains("p99.9", stdout);
             Assert.Contains("placement same-core", stdout);
 
-            using var doc = JsonDocument.Parse(await File.ReadAllTextAsync(json));
-            var root = doc.RootElement;
-            foreach (string field in new[] { "transport", "size", "count", "p50_us", "p90_us", "p99_us", "p999_us", "max_us",
-                "mean_us", "rps", "errors", "alloc_bytes_per_op", "cpu_us_per_op", "placement" })
-            {
-                Assert.True(root.TryGetProperty(field, out _), $"missing field {field}");
-            }
-            Assert.Equal("tcp", root.GetProperty("transport").GetString());
-            Assert.Equal(1024, root.GetProperty("size").GetInt32());
-            Assert.Equal(500, root.GetProperty("count").GetInt32());
-            Assert.Equal(0, root.GetProperty("errors").GetInt64());
-            Assert.True(root.GetProperty("p50_us").GetDouble() > 0);
-            Assert.True(root.GetProperty("p50_us").GetDouble() <= root.GetProperty("p99_us").GetDouble());
-            Assert.True(root.GetProperty("rps").GetDouble() > 0);
-            Assert.StartsWith("same-core", root.GetProperty("placement").GetString());
-
             // The run folder: named on stderr, one case in its results.json.
             string folder = Assert.Single(Directory.GetDirectories(results));
             Assert.Matches(@"^\d{8}-\d{6}-ping$", Path.GetFileName(folder));
             Assert.Contains($"results: {folder}", stderr);
             var run = IpcBench.Reporting.ResultsFile.Read(folder);
+            // --json is the same record, byte for byte: one schema for scripts and reports.
+            Assert.Equal(await File.ReadAllTextAsync(Path.Combine(folder, "results.json")), await File.ReadAllTextAsync(json));
             var single = Assert.Single(run.Cases);
+            Assert.True(single.LatencyUs.P50 > 0 && single.LatencyUs.P50 <= single.LatencyUs.P99, $"p50 {single.LatencyUs.P50}, p99 {single.LatencyUs.P99}");
+            Assert.True(single.RequestsPerSecond > 0);
+            Assert.Equal(0, single.Errors);
             Assert.Equal(("tcp", "io=sync", 1024, 500L), (single.Transport, single.Options, single.Size, single.Count));
             Assert.Equal(500, single.SamplesUs.Count);
             Assert.Equal("same-core", single.Placement);
@@ -210,10 +199,11 @@ public class CliTests
                 "--warmup", "5", "--json", json, "--no-results");
             Assert.True(exit == 0, stderr);
             Assert.Contains("connect + request + close cycles", stdout);
-            using var doc = JsonDocument.Parse(await File.ReadAllTextAsync(json));
-            Assert.Equal("connect", doc.RootElement.GetProperty("scenario").GetString());
-            Assert.Equal(50, doc.RootElement.GetProperty("count").GetInt32());
-            Assert.True(doc.RootElement.GetProperty("p50_us").GetDouble() > 0);
+            var single = Assert.Single(IpcBench.Reporting.ResultsFile.Read(json).Cases);
+            Assert.Equal((IpcBench.Reporting.CaseKey.Connect, IpcBench.Reporting.CaseKind.ColdStart), (single.Key.Scenario, single.Key.Kind));
+            Assert.Equal("io=sync&scenario=connect", single.Options);
+            Assert.Equal(50, single.Count);
+            Assert.True(single.LatencyUs.P50 > 0);
         }
         finally
         {

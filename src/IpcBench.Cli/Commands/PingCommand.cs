@@ -46,7 +46,7 @@ internal sealed class PingCommand
         "with --server, retry connecting for up to this long, e.g. 60s: a server in another container or pod may still be starting");
     private readonly Option<TimeSpan> _gap = Options.Duration("--gap",
         "pause after each reply, e.g. 1ms: sparse traffic, where waiting costs show in the CPU figures (requests/s then counts the pauses too)");
-    private readonly Option<string?> _json = new("--json") { Description = "also write the result as one JSON object to FILE", HelpName = "FILE" };
+    private readonly Option<string?> _json = new("--json") { Description = "also write the run's results to FILE, in results.json's format (docs/reports.md)", HelpName = "FILE" };
     private readonly Option<string?> _results = new("--results")
     {
         Description = "where the run folder goes (default: IPCBENCH_RESULTS, else results/ at the repository root, else ./results); its path is printed on stderr",
@@ -198,7 +198,7 @@ internal sealed class PingCommand
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
         {
-            await File.WriteAllTextAsync(jsonPath, PingOutput.Json(results), ct);
+            await File.WriteAllTextAsync(jsonPath, ResultsFile.Serialize(results), ct);
         }
         if (!parsed.GetValue(_noResults))
         {

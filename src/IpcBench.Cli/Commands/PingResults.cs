@@ -63,7 +63,8 @@ internal static class PingResults
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        string identity = CaseOptions.ForCase(run.Options.Identity(), run.ConnectScenario ? "connect" : CaseOptions.Steady, run.Namespace?.Isolation.CaseOption(), CaseOptions.Load(loop, run.ClientProcesses, loop.ReplySize));
+        var key = CaseKey.ForLoop(transport.Name, run.Options.Identity(), loop, run.ConnectScenario ? CaseKey.Connect : CaseKey.Steady,
+            run.Placement.Name(), run.Namespace?.Isolation ?? Isolation.None, run.ClientProcesses);
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,
@@ -73,7 +74,7 @@ internal static class PingResults
             GitCommit = GitCommit.Current(),
             CommandLine = CommandLineText.Join("ipcbench", run.Args),
             Environment = EnvironmentProbe.Describe(run.PlacementDescription, options),
-            Cases = [Figures.Case(transport, identity, loop.Size, run.Placement.Name(), run.Result, loop.ReplySize)],
+            Cases = [Figures.Case(key, transport.Family, run.Result)],
             Skipped = [],
         };
     }

@@ -13,10 +13,7 @@ public static class LoadCharts
     public const string ThroughputFileName = "throughput-by-clients.svg";
     public const string LatencyFileName = "latency-by-load.svg";
 
-    /// <summary>What sets a load case apart and the chart already says: its clients, its rate, its scenario (throughput).</summary>
-    private static readonly string[] LoadKeys = ["clients", "rate", "scenario"];
-
-    public static double Clients(CaseResult c) => CaseOptions.Number(c.Options, "clients", 1);
+    public static double Clients(CaseResult c) => c.Key.Clients;
 
     public static bool IsOpenLoop(CaseResult c) => c.OfferedRate is not null;
 
@@ -24,7 +21,7 @@ public static class LoadCharts
     public static bool HasClientSeries(RunResults run) => Series(run, IsClosedLoad).Any(s => s.Points.Select(Clients).Distinct().Count() > 1);
 
     /// <summary>A case under load with its clients' requests back to back: a throughput case, not a steady or a cold-start one.</summary>
-    private static bool IsClosedLoad(CaseResult c) => !IsOpenLoop(c) && CaseOptions.Kind(c.Options) == CaseKind.UnderLoad;
+    private static bool IsClosedLoad(CaseResult c) => !IsOpenLoop(c) && c.Key.Kind == CaseKind.UnderLoad;
 
     public static bool HasOpenLoop(RunResults run) => run.Cases.Any(IsOpenLoop);
 
@@ -77,13 +74,13 @@ public static class LoadCharts
     private static IEnumerable<Line> Series(RunResults run, Func<CaseResult, bool> include)
     {
         var cases = run.Cases.Where(include).ToList();
-        string common = CaseOptions.Common(cases.Select(c => Unloaded(c.Options)));
-        return cases.GroupBy(c => CaseOptions.Label(c.Transport, Unloaded(c.Options), common))
+        string common = CaseOptions.Common(cases.Select(Unloaded));
+        return cases.GroupBy(c => CaseOptions.Label(c.Transport, Unloaded(c), common))
             .Select(g => new Line(g.Key, g.First().Family ?? RunLayout.OtherFamily, [.. g.OrderBy(c => c.OfferedRate ?? Clients(c))]));
     }
 
-    private static string Unloaded(string options) =>
-        CaseOptions.Without(options, string.Join("&", CaseOptions.Parse(options).Where(kv => LoadKeys.Contains(kv.Key)).Select(kv => $"{kv.Key}={kv.Value}")));
+    /// <summary>A case's options but what the chart already says: its clients, its rate, its scenario (throughput).</summary>
+    private static string Unloaded(CaseResult c) => (c.Key with { Scenario = CaseKey.Steady, Clients = 1, Rate = 0 }).Options;
 
     private static void Draw(ChartFrame frame, List<Line> series, Func<CaseResult, double> x, Func<CaseResult, double> y,
         Func<CaseResult, string> tooltip, bool p50 = false)

@@ -87,13 +87,13 @@ public sealed record RunComparison(
         baseline > 0 ? (current - baseline) / baseline : current == baseline ? 0 : double.PositiveInfinity;
 
     /// <summary>
-    /// Cases by their identity, placement included (a case across CPUs pays wake-ups one on one CPU does not); options in
-    /// one spelling so that "wait=spin&amp;io=sync" matches "io=sync&amp;wait=spin".
+    /// Cases by their key, placement included (a case across CPUs pays wake-ups one on one CPU does not), whatever order
+    /// a file wrote the options in.
     /// </summary>
-    private static Dictionary<(string Transport, string Options, int Size, string Placement), CaseResult> Index(RunResults run) =>
-        run.Cases.GroupBy(c => (c.Transport, CaseOptions.Normalize(c.Options), c.Size, c.Placement)).ToDictionary(g => g.Key, g => g.First());
+    private static Dictionary<CaseKey, CaseResult> Index(RunResults run) =>
+        run.Cases.GroupBy(c => c.Key).ToDictionary(g => g.Key, g => g.First());
 
-    private static string Describe(IEnumerable<(string Transport, string Options, int Size, string Placement)> keys)
+    private static string Describe(IEnumerable<CaseKey> keys)
     {
         var list = keys.Select(k => $"{k.Transport}{(k.Options.Length > 0 ? "?" + k.Options : "")} {Units.Size(k.Size)} {k.Placement}").ToList();
         return list.Count == 0 ? "no cases" : string.Join(", ", list.Take(6)) + (list.Count > 6 ? ", ..." : "");

@@ -36,7 +36,7 @@ public static class RunPool
             throw new NotComparableException(differences);
         }
         var cases = rounds.SelectMany(r => r.Cases)
-            .GroupBy(c => (c.Transport, Options: CaseOptions.Normalize(c.Options), c.Size, c.Placement))
+            .GroupBy(c => c.Key)
             .Select(g => Pooled([.. g])).ToList();
         return first with
         {

@@ -1,12 +1,10 @@
 using System.Globalization;
-using System.Text.Encodings.Web;
-using System.Text.Json;
 
 namespace IpcBench.Reporting.Writers;
 
 /// <summary>
-/// What <c>ipcbench ping</c> prints and what <c>--json</c> writes, both made from the run's one case, as results.json
-/// holds it. The JSON field names are kept: scripts read them.
+/// What <c>ipcbench ping</c> prints, made from the run's one case as results.json holds it (which <c>--json</c> writes
+/// as it is).
 /// </summary>
 public static class PingOutput
 {
@@ -14,7 +12,7 @@ public static class PingOutput
     {
         var (c, address) = (run.Cases.Single(), run.Environment.Options["address"]);
         var l = c.LatencyUs;
-        string options = CaseOptions.Without(c.Options, CaseOptions.ConnectScenario);
+        string options = (c.Key with { Scenario = CaseKey.Steady }).Options;
         return string.Create(CultureInfo.InvariantCulture, $"""
             {c.Transport} {c.Size} B x {Asked(c)}{(IsConnect(c) ? " connect + request + close cycles" : "")} (placement {run.Environment.Placement}{(options.Length > 0 ? ", " + options : "")}) to {address}
               latency us  p50 {l.P50:0.0}  p90 {l.P90:0.0}  p99 {l.P99:0.0}  p99.9 {l.P999:0.0}  max {l.Max:0.0}  mean {l.Mean:0.0}
@@ -44,29 +42,7 @@ public static class PingOutput
         return text;
     }
 
-    public static string Json(RunResults run)
-    {
-        var (c, l, env) = (run.Cases.Single(), run.Cases.Single().LatencyUs, run.Environment);
-        return JsonSerializer.Serialize(new
-        {
-            c.Transport, Address = env.Options["address"], Options = CaseOptions.Without(c.Options, CaseOptions.ConnectScenario),
-            Scenario = IsConnect(c) ? "connect" : "steady", c.Size, Count = Asked(c), Warmup = int.TryParse(env.Options["warmup"], CultureInfo.InvariantCulture, out int w) ? w : (int?)null,
-            env.Placement, P50Us = l.P50, P90Us = l.P90, P99Us = l.P99, P999Us = l.P999, MaxUs = l.Max, MeanUs = l.Mean, MinUs = l.Min,
-            Rps = c.RequestsPerSecond, Mbps = c.MegabytesPerSecond, Clients = (int)CaseOptions.Number(c.Options, "clients", 1),
-            InFlight = (int)CaseOptions.Number(c.Options, "in_flight", 1), ClientRps = c.ClientRequestsPerSecond, c.OfferedRate, c.Sustained, c.Errors, AllocBytesPerOp = c.AllocatedBytesPerOp ?? 0, CpuUsPerOp = c.ClientCpuUsPerOp,
-            ServerCpuUsPerOp = c.ServerCpuUsPerOp, ElapsedS = c.RequestsPerSecond > 0 ? Math.Round(c.Count / c.RequestsPerSecond, 3) : 0,
-            env.Os, env.Runtime, Cpus = env.LogicalCpus, Timestamp = run.StartedAt,
-        }, JsonOptions) + Environment.NewLine;
-    }
-
-    private static readonly JsonSerializerOptions JsonOptions = new()
-    {
-        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
-        WriteIndented = true,
-        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-    };
-
-    private static bool IsConnect(CaseResult c) => CaseOptions.Kind(c.Options) == CaseKind.ColdStart;
+    private static bool IsConnect(CaseResult c) => c.Key.Scenario == CaseKey.Connect;
 
     /// <summary>The requests asked for: those measured and those lost.</summary>
     private static long Asked(CaseResult c) => c.Count + c.Errors;

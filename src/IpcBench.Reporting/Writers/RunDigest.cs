@@ -115,7 +115,7 @@ public static class RunDigest
     /// </summary>
     public static RunResults SteadyState(RunResults run) => Of(run, CaseKind.Steady) is { Count: > 0 } steady ? run with { Cases = steady } : run;
 
-    public static IReadOnlyList<CaseResult> Of(RunResults run, CaseKind kind) => [.. run.Cases.Where(c => CaseOptions.Kind(c.Options) == kind)];
+    public static IReadOnlyList<CaseResult> Of(RunResults run, CaseKind kind) => [.. run.Cases.Where(c => c.Key.Kind == kind)];
 
     /// <summary>"uds 10.8 us", or, when others are closer to it than the swing, all of those with no ranking; null when the family did not run that size.</summary>
     private static string? Fastest(RunLayout layout, int size, IEnumerable<RunLayout.Row> rows, double? swing)
