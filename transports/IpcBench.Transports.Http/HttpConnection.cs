@@ -15,11 +15,11 @@ internal sealed class HttpConnection : IProbedConnection
     private readonly Version _version;
     private readonly string _peer;
 
-    public HttpConnection(Uri peer, bool http2, TimeSpan connectTimeout)
+    /// <param name="reach">Sets the handler up to reach the server (the transport's endpoint); returns the base URI.</param>
+    public HttpConnection(Uri peer, Version version, TimeSpan connectTimeout, Func<SocketsHttpHandler, string> reach)
     {
         _peer = peer.ToString();
-        _echo = new Uri($"http://{peer.Authority}{EchoEndpoint.Path}");
-        _version = http2 ? HttpVersion.Version20 : HttpVersion.Version11;
+        _version = version;
         var handler = new SocketsHttpHandler
         {
             ConnectTimeout = connectTimeout,
@@ -31,6 +31,7 @@ internal sealed class HttpConnection : IProbedConnection
             AllowAutoRedirect = false,
             AutomaticDecompression = DecompressionMethods.None,
         };
+        _echo = new Uri(reach(handler) + EchoEndpoint.Path);
         _client = new HttpClient(handler) { Timeout = Timeout.InfiniteTimeSpan }; // each request has its own deadline
     }
 

@@ -14,74 +14,56 @@ namespace IpcBench.Transports.SignalR;
 /// WebSocket, negotiation skipped. <c>signalr</c> speaks the MessagePack hub protocol,
 /// <c>signalr-json</c> the JSON one (the default most apps run; byte arrays travel as base64).
 /// </summary>
-public sealed class SignalRTransport : ITransport
+public sealed class SignalRTransport : KestrelTransport
 {
     /// <summary>The largest payload: 1 MiB, far above the suite's 100 KB; the encoded message may be up to twice that (JSON's base64 and envelope).</summary>
     private const int MaxPayload = 1 << 20;
     private const int MaxEncoded = 2 * MaxPayload;
 
+    public static SignalRTransport MessagePack { get; } = new("signalr", "MessagePack", b => b.AddMessagePackProtocol());
+
+    /// <summary>JSON is what a HubConnectionBuilder speaks unless told otherwise.</summary>
+    public static SignalRTransport Json { get; } = new("signalr-json", "JSON", b => b);
+
     private readonly string _protocol;
     private readonly Func<IHubConnectionBuilder, IHubConnectionBuilder> _withProtocol;
 
+    /// <summary>Over TCP only: the SignalR client's WebSocket has no ConnectCallback to reach a socket file.</summary>
     private SignalRTransport(string name, string protocol, Func<IHubConnectionBuilder, IHubConnectionBuilder> withProtocol)
+        : base(name, KestrelEndpoint.Tcp)
     {
-        Name = name;
         _protocol = protocol;
         _withProtocol = withProtocol;
     }
 
-    public static SignalRTransport MessagePack() => new("signalr", "MessagePack", b => b.AddMessagePackProtocol());
-
-    /// <summary>JSON is what a HubConnectionBuilder speaks unless told otherwise.</summary>
-    public static SignalRTransport Json() => new("signalr-json", "JSON", b => b);
-
-    public TransportFamily Family => TransportFamily.Rpc;
-
-    public string Name { get; }
-
-    public string Description =>
+    public override string Description =>
         $"SignalR hub on Kestrel, called by HubConnection over a WebSocket (negotiation skipped), {_protocol} hub protocol";
 
-    public string? UnsupportedReason => null;
-
     /// <summary>Invocations carry ids, so several may be outstanding on one connection (the hub answers them in turn).</summary>
-    public TransportCapabilities Capabilities => new(
-        TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost | TransportFeatures.Pipelined, MaxPayload);
+    public override TransportCapabilities Capabilities => new(Features | TransportFeatures.Pipelined, MaxPayload);
 
-    /// <summary>HubConnection and Kestrel are async through and through: there is no blocking mode to vary.</summary>
-    public IReadOnlyList<TransportOption> Options => [];
+    /// <summary>WebSockets, an HTTP/1.1 upgrade.</summary>
+    protected override HttpProtocols Protocols => HttpProtocols.Http1;
 
-    public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
-
-    /// <summary>
-    /// Kestrel serving <see cref="EchoHub"/> over WebSockets (HTTP/1.1 upgrade). It speaks both hub protocols,
-    /// JSON and MessagePack; each client picks one in its handshake.
-    /// </summary>
-    public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
+    /// <summary>The hub speaks both hub protocols, JSON and MessagePack; each client picks one in its handshake.</summary>
+    protected override void AddServices(IServiceCollection services, RequestHandler handler)
     {
-        EndpointOptions.Parse(address, this);
-        var endpoint = KestrelHost.TcpEndpoint(address);
-        return await KestrelHost.StartAsync(
-            options => options.Listen(endpoint, l => l.Protocols = HttpProtocols.Http1),
-            services =>
-            {
-                services.AddSingleton(handler);
-                services.AddSignalR(o => o.MaximumReceiveMessageSize = MaxEncoded).AddMessagePackProtocol(); // JSON comes with it
-            },
-            app =>
-            {
-                app.UseWebSockets();
-                app.MapHub<EchoHub>(EchoHub.Path, o =>
-                {
-                    o.Transports = HttpTransportType.WebSockets;
-                    // Back-pressure thresholds, not limits: a whole message fits before either side pauses.
-                    o.TransportMaxBufferSize = o.ApplicationMaxBufferSize = MaxEncoded;
-                });
-            },
-            KestrelHost.TcpAddress(Name), () => { }, ct).ConfigureAwait(false);
+        services.AddSingleton(handler);
+        services.AddSignalR(o => o.MaximumReceiveMessageSize = MaxEncoded).AddMessagePackProtocol(); // JSON comes with it
     }
 
-    public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
+    protected override void Map(WebApplication app, RequestHandler handler)
+    {
+        app.UseWebSockets();
+        app.MapHub<EchoHub>(EchoHub.Path, o =>
+        {
+            o.Transports = HttpTransportType.WebSockets;
+            // Back-pressure thresholds, not limits: a whole message fits before either side pauses.
+            o.TransportMaxBufferSize = o.ApplicationMaxBufferSize = MaxEncoded;
+        });
+    }
+
+    public override async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
         var options = EndpointOptions.Parse(address, this);
         var peer = AddressQuery.WithoutQuery(address);
