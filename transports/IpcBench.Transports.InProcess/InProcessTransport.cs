@@ -10,8 +10,23 @@ namespace IpcBench.Transports.InProcess;
 /// copies the request into a buffer of the "server's" and the reply out of another, the two copies any transport makes
 /// at the least. What a transport costs over <c>inproc-copy</c> is what crossing the process boundary costs.
 /// </summary>
-public sealed class InProcessTransport(bool copy) : ITransport
+public sealed class InProcessTransport : ITransport
 {
+    public static InProcessTransport Direct { get; } = new("inproc",
+        "baseline, not IPC: the handler called in the client's process on the client's own buffers", copy: false);
+
+    public static InProcessTransport Copying { get; } = new("inproc-copy",
+        "baseline, not IPC: the handler called in the client's process, the payload copied into a buffer and the reply out of one", copy: true);
+
+    private readonly bool _copy;
+
+    private InProcessTransport(string name, string description, bool copy)
+    {
+        Name = name;
+        Description = description;
+        _copy = copy;
+    }
+
     /// <summary>Servers started in this process, by name: a client finds its server here, never in another process.</summary>
     private static readonly ConcurrentDictionary<string, RequestHandler> Servers = new();
 
@@ -20,13 +35,11 @@ public sealed class InProcessTransport(bool copy) : ITransport
     /// <summary>16 MiB, as the stream transports: a limit, so that a baseline refuses what the others refuse.</summary>
     private const int MaxPayload = 16 * 1024 * 1024;
 
-    public string Name => copy ? "inproc-copy" : "inproc";
+    public string Name { get; }
 
     public TransportFamily Family => TransportFamily.Baseline;
 
-    public string Description => copy
-        ? "baseline, not IPC: the handler called in the client's process, the payload copied into a buffer and the reply out of one"
-        : "baseline, not IPC: the handler called in the client's process on the client's own buffers";
+    public string Description { get; }
 
     public string? UnsupportedReason => null;
 
@@ -53,7 +66,7 @@ public sealed class InProcessTransport(bool copy) : ITransport
         EndpointOptions.Parse(address, this);
         var peer = AddressQuery.WithoutQuery(address);
         return Servers.TryGetValue(peer.Authority, out var handler)
-            ? ValueTask.FromResult<IConnection>(copy ? new CopyingConnection(handler) : new DirectConnection(handler))
+            ? ValueTask.FromResult<IConnection>(_copy ? new CopyingConnection(handler) : new DirectConnection(handler))
             : throw new TransportException(
                 $"could not connect to {peer}: no such server in this process ({Name} is not IPC: its server runs in the client's own process)");
     }

@@ -15,8 +15,22 @@ namespace IpcBench.Transports.RabbitMQ;
 /// publisher confirms awaited on every publish, and the server acknowledging each request only after
 /// its reply is confirmed.
 /// </summary>
-public sealed class AmqpTransport(bool confirm) : ITransport
+public sealed class AmqpTransport : ITransport
 {
+    public static AmqpTransport Transient { get; } = new("amqp", "RabbitMQ: transient messages, direct reply-to (two broker hops)", confirm: false);
+
+    public static AmqpTransport Confirmed { get; } = new("amqp-confirm",
+        "RabbitMQ: durable queue, persistent messages, publisher confirms, acks after the reply (two broker hops)", confirm: true);
+
+    private readonly bool _confirm;
+
+    private AmqpTransport(string name, string description, bool confirm)
+    {
+        Name = name;
+        Description = description;
+        _confirm = confirm;
+    }
+
     /// <summary>How long a durable request queue outlives a server that was killed before deleting it.</summary>
     public static readonly TimeSpan OrphanQueueExpiry = TimeSpan.FromSeconds(10);
 
@@ -25,11 +39,9 @@ public sealed class AmqpTransport(bool confirm) : ITransport
 
     public TransportFamily Family => TransportFamily.Messaging;
 
-    public string Name => confirm ? "amqp-confirm" : "amqp";
+    public string Name { get; }
 
-    public string Description => confirm
-        ? "RabbitMQ: durable queue, persistent messages, publisher confirms, acks after the reply (two broker hops)"
-        : "RabbitMQ: transient messages, direct reply-to (two broker hops)";
+    public string Description { get; }
 
     public string? UnsupportedReason
     {
@@ -62,7 +74,7 @@ public sealed class AmqpTransport(bool confirm) : ITransport
         try
         {
             string? named = OptionValues.Parse(address, this)[Queue] is { Length: > 0 } given ? given : null;
-            return await AmqpServer.StartAsync(connection, Name, address, named, handler, confirm, ct).ConfigureAwait(false);
+            return await AmqpServer.StartAsync(connection, Name, address, named, handler, _confirm, ct).ConfigureAwait(false);
         }
         catch
         {
@@ -84,7 +96,7 @@ public sealed class AmqpTransport(bool confirm) : ITransport
         var connection = await ConnectAsync(factory, address, ct).ConfigureAwait(false);
         try
         {
-            return await AmqpConnection.OpenAsync(connection, queue, Broker.Public(address).ToString(), options.RequestTimeout, options.ConnectTimeout, confirm, ct).ConfigureAwait(false);
+            return await AmqpConnection.OpenAsync(connection, queue, Broker.Public(address).ToString(), options.RequestTimeout, options.ConnectTimeout, _confirm, ct).ConfigureAwait(false);
         }
         catch
         {

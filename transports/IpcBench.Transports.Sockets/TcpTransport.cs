@@ -4,23 +4,10 @@ using System.Security.Authentication;
 using System.Net.Sockets;
 using IpcBench.Core;
 using IpcBench.Core.Options;
-using IpcBench.Core.Security;
 using IpcBench.Core.Streams;
+using Certificates = IpcBench.Core.Security.Tls;
 
 namespace IpcBench.Transports.Sockets;
-
-/// <summary>How a TCP transport treats its bytes: Nagle's algorithm and TLS.</summary>
-public enum TcpFlavour
-{
-    /// <summary><c>tcp</c>: TCP_NODELAY on both ends.</summary>
-    NoDelay,
-
-    /// <summary><c>tcp-nagle</c>: Nagle on and the header and payload written separately.</summary>
-    Nagle,
-
-    /// <summary><c>tcp-tls</c>: TCP_NODELAY, and TLS 1.3 (SslStream) over it.</summary>
-    Tls,
-}
 
 /// <summary>
 /// TCP with the length-prefix framing. <c>tcp</c> sets TCP_NODELAY on both ends. <c>tcp-nagle</c> leaves
@@ -28,31 +15,41 @@ public enum TcpFlavour
 /// does: the payload then waits for the delayed ACK of the header, the classic stall that NoDelay
 /// avoids. (<c>tcp-nagle://...?writes=single</c> shows that coalescing the writes avoids it too.)
 /// <c>tcp-tls</c> is <c>tcp</c> inside SslStream, TLS 1.3, with a certificate the server makes and the client pins
-/// (<see cref="Tls"/>): what encrypting costs, per request and (in the connect scenario) per handshake.
+/// (<see cref="Certificates"/>): what encrypting costs, per request and (in the connect scenario) per handshake.
 /// </summary>
-public sealed class TcpTransport(TcpFlavour flavour) : StreamTransport
+public sealed class TcpTransport : StreamTransport
 {
-    private bool NoDelay => flavour != TcpFlavour.Nagle;
+    public static TcpTransport NoDelay { get; } = new("tcp", "TCP over loopback or a network, TCP_NODELAY on both ends", noDelay: true);
+
+    /// <summary>Nagle on, and the header and payload written separately.</summary>
+    public static TcpTransport Nagle { get; } = new("tcp-nagle",
+        "TCP with Nagle on and header/payload written separately: the delayed-ACK trap", noDelay: false);
+
+    /// <summary>TCP_NODELAY, and TLS 1.3 (SslStream) over it.</summary>
+    public static TcpTransport Tls { get; } = new("tcp-tls",
+        "TCP (TCP_NODELAY) inside SslStream, TLS 1.3, a self-signed certificate made by the server and pinned by the client", noDelay: true, secure: true);
+
+    private readonly bool _noDelay;
+    private readonly bool _secure;
+
+    private TcpTransport(string name, string description, bool noDelay, bool secure = false)
+    {
+        Name = name;
+        Description = description;
+        _noDelay = noDelay;
+        _secure = secure;
+    }
 
     public override TransportFamily Family => TransportFamily.Sockets;
 
-    public override string Name => flavour switch
-    {
-        TcpFlavour.Nagle => "tcp-nagle",
-        TcpFlavour.Tls => "tcp-tls",
-        _ => "tcp",
-    };
+    public override string Name { get; }
 
-    public override string Description => flavour switch
-    {
-        TcpFlavour.Nagle => "TCP with Nagle on and header/payload written separately: the delayed-ACK trap",
-        TcpFlavour.Tls => "TCP (TCP_NODELAY) inside SslStream, TLS 1.3, a self-signed certificate made by the server and pinned by the client",
-        _ => "TCP over loopback or a network, TCP_NODELAY on both ends",
-    };
+    public override string Description { get; }
 
-    public override IReadOnlyList<TransportOption> Options => flavour == TcpFlavour.Tls ? [.. base.Options, Tls.Pin] : base.Options;
+    public override IReadOnlyList<TransportOption> Options => _secure ? [.. base.Options, Certificates.Pin] : base.Options;
 
-    protected override bool SplitWritesByDefault => flavour == TcpFlavour.Nagle;
+    /// <summary>Hand-written framing code's habit, which Nagle's algorithm punishes.</summary>
+    protected override bool SplitWritesByDefault => !_noDelay;
 
     public override Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
@@ -76,12 +73,12 @@ public sealed class TcpTransport(TcpFlavour flavour) : StreamTransport
             Configure(accepted);
             DeadPeerDetection.Enable(accepted);
         });
-        return flavour == TcpFlavour.Tls ? new TlsListener(listener, Tls.CreateCertificate(), options.ConnectTimeout) : listener;
+        return _secure ? new TlsListener(listener, Certificates.CreateCertificate(), options.ConnectTimeout) : listener;
     }
 
     protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct)
     {
-        string? pin = flavour == TcpFlavour.Tls ? Tls.RequirePin(address, this) : null;
+        string? pin = _secure ? Certificates.RequirePin(address, this) : null;
         var endpoint = await Endpoints.ResolveAsync(address, ct).ConfigureAwait(false);
         var socket = new Socket(endpoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
         Stream? stream = null;
@@ -96,7 +93,7 @@ public sealed class TcpTransport(TcpFlavour flavour) : StreamTransport
             }
             var tls = new SslStream(stream, leaveInnerStreamOpen: false);
             stream = tls;
-            await tls.AuthenticateAsClientAsync(Tls.ClientOptions(pin), ct).ConfigureAwait(false);
+            await tls.AuthenticateAsClientAsync(Certificates.ClientOptions(pin), ct).ConfigureAwait(false);
             return tls;
         }
         catch (AuthenticationException e)
@@ -115,5 +112,5 @@ public sealed class TcpTransport(TcpFlavour flavour) : StreamTransport
         }
     }
 
-    private void Configure(Socket socket) => socket.NoDelay = NoDelay;
+    private void Configure(Socket socket) => socket.NoDelay = _noDelay;
 }
