@@ -122,6 +122,48 @@ public class FramedStreamTests
         Assert.Equal(2, split.Writes);
     }
 
+    [Fact]
+    public void A_large_payload_written_to_a_socket_is_gathered_behind_its_header_byte_for_byte()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        using var client = new System.Net.Sockets.TcpClient();
+        client.Connect((System.Net.IPEndPoint)listener.LocalEndpoint);
+        using var accepted = listener.AcceptTcpClient();
+        var writer = new FramedStream(client.GetStream());
+        var reader = new FramedStream(accepted.GetStream());
+        // A gathered one between two copied ones, and one whose payload is a slice of a larger array.
+        byte[] large = Pattern(FramedStream.GatherFrom + 123), small = Pattern(10), inner = Pattern(FramedStream.GatherFrom + 50);
+        var slice = inner.AsMemory(20, FramedStream.GatherFrom + 10);
+        writer.Write(small);
+        writer.Write(large);
+        writer.Write(slice);
+        writer.Write(small);
+
+        foreach (var expected in new[] { small, large, slice.ToArray(), small })
+        {
+            var buffer = new byte[expected.Length];
+            Assert.Equal(expected.Length, reader.ReadMessage(buffer));
+            Assert.Equal(expected, buffer);
+        }
+    }
+
+    [Fact]
+    public void A_gathered_payload_over_the_limit_is_refused_before_a_byte_is_sent()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        using var client = new System.Net.Sockets.TcpClient();
+        client.Connect((System.Net.IPEndPoint)listener.LocalEndpoint);
+        using var accepted = listener.AcceptTcpClient();
+        var writer = new FramedStream(client.GetStream(), maxPayload: FramedStream.GatherFrom);
+        Assert.Throws<FrameTooLargeException>(() => writer.Write(new byte[FramedStream.GatherFrom + 1]));
+        writer.Write(Pattern(3));
+        var buffer = new byte[3];
+        Assert.Equal(3, new FramedStream(accepted.GetStream()).ReadMessage(buffer)); // the first bytes to arrive are the next message's
+        Assert.Equal(Pattern(3), buffer);
+    }
+
     private static byte[] Pattern(int size) => Enumerable.Range(0, size).Select(i => (byte)(i * 7 + size)).ToArray();
 
     private sealed class CountingStream : MemoryStream

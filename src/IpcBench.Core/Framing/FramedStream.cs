@@ -1,4 +1,6 @@
+using System.Net.Sockets;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace IpcBench.Core.Framing;
 
@@ -14,7 +16,8 @@ namespace IpcBench.Core.Framing;
 /// <para>A server can take a request whole from that buffer (<see cref="TryTakeBuffered"/>) and build its reply in the
 /// write buffer (<see cref="PreparePayload"/>): an echo of a small message is then one copy.</para>
 /// <para>Writes copy header and payload into one buffer and issue a single write: one syscall, and no
-/// half-message left waiting in the kernel. With <c>splitWrites</c> the header and the payload are two
+/// half-message left waiting in the kernel. A large payload written blocking to a socket is not copied: it goes behind
+/// its header in one gathered write (<see cref="GatherFrom"/>). With <c>splitWrites</c> the header and the payload are two
 /// writes, as much hand-written framing code does: with Nagle's algorithm on, the payload then waits
 /// for the ACK of the header, which the peer delays (the classic 40 ms stall).</para>
 /// </summary>
@@ -29,12 +32,24 @@ public sealed class FramedStream : IDisposable
     private int _readStart;
     private int _readEnd;
     private byte[] _writeBuffer = new byte[LengthPrefix.HeaderSize + 1024];
+    // For gathered writes: the socket under a NetworkStream, and the header and payload as the two buffers of one sendmsg.
+    private readonly Socket? _socket;
+    private readonly ArraySegment<byte>[] _gather = [new byte[LengthPrefix.HeaderSize], default];
+
+    /// <summary>
+    /// The payload size from which <see cref="Write"/> sends header and payload as one gathered write instead of copying
+    /// the payload behind the header: the copy grows with the size, while a gathered send costs a fixed sum (.NET pins
+    /// each buffer for it), which only a large payload's copy outweighs: 64 KB is where it paid, measured
+    /// (docs/wire-format.md, byte-stream transports).
+    /// </summary>
+    public const int GatherFrom = 64 * 1024;
 
     public FramedStream(Stream stream, int maxPayload = LengthPrefix.DefaultMaxPayload, bool splitWrites = false)
     {
         _stream = stream;
         _maxPayload = maxPayload;
         _splitWrites = splitWrites;
+        _socket = splitWrites ? null : (stream as NetworkStream)?.Socket;
     }
 
     public Stream Stream => _stream;
@@ -78,12 +93,38 @@ public sealed class FramedStream : IDisposable
         await _stream.WriteAsync(message[LengthPrefix.HeaderSize..], ct).ConfigureAwait(false);
     }
 
-    public void Write(ReadOnlySpan<byte> payload)
+    /// <summary>
+    /// Sends one message, blocking. A payload of <see cref="GatherFrom"/> bytes or more in an array, over a socket, goes out
+    /// behind its header in one gathered write (Socket.Send with two buffers: one sendmsg, no copy); any other is copied
+    /// behind the header into the write buffer.
+    /// </summary>
+    public void Write(ReadOnlyMemory<byte> payload)
     {
-        payload.CopyTo(PreparePayload(payload.Length));
+        if (_socket is not null && payload.Length >= GatherFrom && MemoryMarshal.TryGetArray(payload, out var array))
+        {
+            if (payload.Length > _maxPayload)
+            {
+                throw new FrameTooLargeException(payload.Length, _maxPayload);
+            }
+            var header = _gather[0];
+            LengthPrefix.Write(header, payload.Length);
+            _gather[1] = array;
+            int total = header.Count + array.Count;
+            // A blocking send returns once it sent every byte of both buffers; were it ever to return short, the rest follows.
+            for (int sent = _socket.Send(_gather); sent < total;)
+            {
+                sent += sent < header.Count ? _socket.Send(header.AsSpan(sent)) : _socket.Send(array.AsSpan(sent - header.Count));
+            }
+            return;
+        }
+        payload.Span.CopyTo(PreparePayload(payload.Length));
         WritePrepared(payload.Length);
     }
 
+    /// <summary>
+    /// Sends one message, copied behind its header. Not gathered: Socket's gathered SendAsync takes no cancellation token,
+    /// and a send that a peer's full window holds up must end with the request's deadline.
+    /// </summary>
     public ValueTask WriteAsync(ReadOnlyMemory<byte> payload, CancellationToken ct)
     {
         payload.Span.CopyTo(PreparePayload(payload.Length));

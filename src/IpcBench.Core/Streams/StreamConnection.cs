@@ -38,7 +38,7 @@ internal sealed class StreamConnection : IConnection
         _deadline?.Arm();
         try
         {
-            _framed.Write(request.Span);
+            _framed.Write(request);
             return new ValueTask<int>(_framed.ReadMessage(reply.Span));
         }
         catch (Exception e) when (TransportErrors.IsConnectionFailure(e))
