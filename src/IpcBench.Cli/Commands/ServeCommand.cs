@@ -11,17 +11,17 @@ namespace IpcBench.Cli.Commands;
 /// <summary><c>ipcbench serve</c>: an echo server that says <c>READY &lt;uri&gt;</c> once clients can connect.</summary>
 internal static class ServeCommand
 {
-    public const string Name = "serve";
+    public const string Name = ServeRequest.Verb;
 
     public static Command Create()
     {
         var transport = TransportArgument.Create();
-        var address = Options.Uri("--address", "the address to bind (default: the transport's, e.g. tcp://127.0.0.1:0, a free port; "
+        var address = Options.Uri(ServeRequest.AddressOption, "the address to bind (default: the transport's, e.g. tcp://127.0.0.1:0, a free port; "
             + "uds:///tmp/ipcbench-*/s.sock, a fresh private directory)");
         var flags = new TransportOptionFlags(OptionScope.BothEnds);
-        var cpu = Options.Int("--cpu", "pin the server process to CPU N", -1, 0);
-        var parentPid = Options.Int("--parent-pid", "stop when process PID exits or stdin closes (set by 'ipcbench ping')", 0, 1);
-        var replySize = Options.OptionalSize("--reply-size", "answer every request with this many bytes instead of its echo (ping --reply-size): 1, 1KB, 100KB ...",
+        var cpu = Options.Int(ServeRequest.CpuOption, "pin the server process to CPU N", -1, 0);
+        var parentPid = Options.Int(ServeRequest.ParentPidOption, "stop when process PID exits or stdin closes (set by 'ipcbench ping')", 0, 1);
+        var replySize = Options.OptionalSize(ServeRequest.ReplySizeOption, "answer every request with this many bytes instead of its echo (ping --reply-size): 1, 1KB, 100KB ...",
             Core.Framing.LengthPrefix.DefaultMaxPayload);
         var waitForDependencies = Options.Duration("--wait-for-dependencies",
             "wait up to this long, e.g. 120s, for what the transport needs and does not find yet (amqp: a broker still booting in another container)");

@@ -4,12 +4,12 @@ using IpcBench.Transports;
 
 namespace IpcBench.Cli.Parsing;
 
-/// <summary><c>--transport NAME</c>: required, completed from the registry.</summary>
+/// <summary><c>--transport NAME</c>: required, completed from the registry (named as serve's, <see cref="Core.Hosting.ServeRequest"/>).</summary>
 internal static class TransportArgument
 {
     public static Option<string> Create()
     {
-        var option = new Option<string>("--transport") { Description = "the transport (see 'ipcbench list')", HelpName = "NAME", Required = true };
+        var option = new Option<string>(Core.Hosting.ServeRequest.TransportOption) { Description = "the transport (see 'ipcbench list')", HelpName = "NAME", Required = true };
         option.CompletionSources.Add([.. TransportRegistry.Names]);
         return option;
     }

@@ -41,33 +41,18 @@ public sealed class ServerProcess : IAsyncDisposable
         }
     }
 
-    /// <param name="transport">The transport name.</param>
+    /// <summary>Starts an <c>ipcbench serve</c> of <paramref name="transport"/> (see <see cref="ServeRequest"/>).</summary>
     /// <param name="address">The address to bind, or null for the transport's default.</param>
     /// <param name="cpu">The CPU to pin the server to, or null.</param>
     /// <param name="forwardStderr">Where the server's stderr lines go as they arrive (null: kept only).</param>
     /// <param name="launcher">Turns the server's command into the one to run, e.g. inside a <see cref="NetworkNamespace"/>.</param>
-    /// <param name="replySize">Replies of this size instead of echoes (<c>serve --reply-size</c>).</param>
-    public static async Task<ServerProcess> StartAsync(string transport, Uri? address = null, int? cpu = null,
+    /// <param name="replySize">Replies of this size instead of echoes.</param>
+    public static Task<ServerProcess> StartAsync(string transport, Uri? address = null, int? cpu = null,
         Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, Func<ProcessStartInfo, ProcessStartInfo>? launcher = null,
         CancellationToken ct = default, int? replySize = null)
     {
-        static string Invariant(int n) => n.ToString(System.Globalization.CultureInfo.InvariantCulture);
-        List<string> args = ["serve", "--transport", transport];
-        if (address is not null)
-        {
-            args.AddRange(["--address", address.ToString()]);
-        }
-        if (cpu is int c)
-        {
-            args.AddRange(["--cpu", Invariant(c)]);
-        }
-        if (replySize is int r)
-        {
-            args.AddRange(["--reply-size", Invariant(r)]);
-        }
-        args.AddRange(["--parent-pid", Invariant(Environment.ProcessId)]);
-        var info = ServerCommand.Resolve().StartInfo(args);
-        return await StartAsync(launcher?.Invoke(info) ?? info, $"the {transport} server", forwardStderr, readyTimeout, ct).ConfigureAwait(false);
+        var info = new ServeRequest(transport) { Address = address, Cpu = cpu, ReplySize = replySize }.StartInfo();
+        return StartAsync(launcher?.Invoke(info) ?? info, $"the {transport} server", forwardStderr, readyTimeout, ct);
     }
 
     /// <summary>
