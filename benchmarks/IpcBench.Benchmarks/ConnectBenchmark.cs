@@ -35,7 +35,7 @@ public class ConnectBenchmark
     public async Task SetupAsync()
     {
         (_transport, _server, _address) = await SuiteServer.StartAsync(Transport);
-        await WarmUp.RunAsync(10, SuiteSettings.WarmupLimit, ConnectRequestClose);
+        await SuiteSettings.WarmUpAsync(10, ConnectRequestClose);
         _recorder.Reset();
         _cycles = 0;
         _serverBefore = await ConnectLoop.QueryServerAsync(_transport, _address, CancellationToken.None);

@@ -39,7 +39,7 @@ public class RoundTripBenchmark
         _exchange = new Exchange(_connection, Size.Request, replySize: Size.ReplySize);
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         var exchange = _exchange;
-        await WarmUp.RunAsync(100, SuiteSettings.WarmupLimit, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
+        await SuiteSettings.WarmUpAsync(100, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
         _serverCpu = await ServerStats.CpuMeter.StartAsync(_connection);
         _clientCost = CostMeter.Start();
     }

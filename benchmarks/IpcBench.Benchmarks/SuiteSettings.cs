@@ -24,6 +24,13 @@ public static class SuiteSettings
     /// </summary>
     public static readonly TimeSpan WarmupLimit = TimeSpan.FromSeconds(1);
 
+    /// <summary>
+    /// A case's warm-up: <paramref name="steps"/> of <paramref name="step"/> (within <see cref="WarmupLimit"/>), then on
+    /// until the JIT is quiet (<see cref="Core.Measurement.WarmUp"/>). Says in the case's log how long each part took.
+    /// </summary>
+    public static async Task WarmUpAsync(int steps, Func<ValueTask> step) =>
+        Console.WriteLine($"// {await Core.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step)}");
+
     private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : null;
 
     /// <summary>

@@ -57,7 +57,7 @@ public class ThroughputBenchmark
         var options = new LoopOptions(Size, RequestsPerInvoke, Warmup: 0, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable)) { Clients = Clients };
         _clients = [.. _connections.Select((c, i) => new Client(new RequestLoop(c, options, i), RequestsPerInvoke / Clients, _done))];
         RequestLoop.ReserveThreadPool(Clients);
-        await WarmUp.RunAsync(10, SuiteSettings.WarmupLimit, () =>
+        await SuiteSettings.WarmUpAsync(10, () =>
         {
             Round();
             return ValueTask.CompletedTask;

@@ -13,6 +13,13 @@ namespace IpcBench.Core.Measurement;
 /// </summary>
 public static class WarmUp
 {
+    /// <summary>How long a warm-up took: the part asked for, then the wait for a quiet JIT.</summary>
+    public readonly record struct Spent(TimeSpan Asked, TimeSpan JitWait)
+    {
+        public override string ToString() =>
+            FormattableString.Invariant($"warm-up {Asked.TotalMilliseconds:0} ms as asked, then {JitWait.TotalMilliseconds:0} ms until the JIT was quiet");
+    }
+
     /// <summary>How long this process's JIT must have compiled nothing before warm-up ends: over the runtime's
     /// 100 ms call-counting delay, so that a tier-up still to come is not mistaken for quiet.</summary>
     public static readonly TimeSpan JitQuiet = TimeSpan.FromMilliseconds(250);
@@ -26,15 +33,15 @@ public static class WarmUp
     /// <param name="requests">How many requests to warm up with.</param>
     /// <param name="duration">The longest that may take; zero for no bound.</param>
     /// <param name="run">Sends requests until the deadline (Stopwatch ticks) passes or the count is sent, whichever is first.</param>
-    public static async Task RunAsync(int requests, TimeSpan duration, Func<long, int, Task> run)
+    public static async Task<Spent> RunAsync(int requests, TimeSpan duration, Func<long, int, Task> run)
     {
         if (requests == 0)
         {
-            return;
+            return default;
         }
         long begin = Stopwatch.GetTimestamp();
         await run(duration > TimeSpan.Zero ? begin + StopwatchTicks.From(duration) : long.MaxValue, requests).ConfigureAwait(false);
-        long quietSince = Stopwatch.GetTimestamp();
+        long asked = Stopwatch.GetTimestamp(), quietSince = asked;
         long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
         while (Stopwatch.GetElapsedTime(quietSince) < JitQuiet && Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
         {
@@ -44,10 +51,11 @@ public static class WarmUp
                 (compiled, quietSince) = (now, Stopwatch.GetTimestamp());
             }
         }
+        return new Spent(Stopwatch.GetElapsedTime(begin, asked), Stopwatch.GetElapsedTime(asked));
     }
 
     /// <summary><see cref="RunAsync(int, TimeSpan, Func{long, int, Task})"/> for a warm-up made of whole steps (a request, a connect cycle, a round of every client).</summary>
-    public static Task RunAsync(int steps, TimeSpan duration, Func<ValueTask> step) =>
+    public static Task<Spent> RunAsync(int steps, TimeSpan duration, Func<ValueTask> step) =>
         RunAsync(steps, duration, async (deadline, count) =>
         {
             for (int i = 0; i < count && Stopwatch.GetTimestamp() < deadline; i++)
