@@ -125,13 +125,9 @@ public class FramedStreamTests
     [Fact]
     public void A_large_payload_written_to_a_socket_is_gathered_behind_its_header_byte_for_byte()
     {
-        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
-        listener.Start();
-        using var client = new System.Net.Sockets.TcpClient();
-        client.Connect((System.Net.IPEndPoint)listener.LocalEndpoint);
-        using var accepted = listener.AcceptTcpClient();
-        var writer = new FramedStream(client.GetStream());
-        var reader = new FramedStream(accepted.GetStream());
+        using var pair = new SocketPair();
+        var writer = new FramedStream(pair.Client.GetStream());
+        var reader = new FramedStream(pair.Accepted.GetStream());
         // A gathered one between two copied ones, and one whose payload is a slice of a larger array.
         byte[] large = Pattern(FramedStream.GatherFrom + 123), small = Pattern(10), inner = Pattern(FramedStream.GatherFrom + 50);
         var slice = inner.AsMemory(20, FramedStream.GatherFrom + 10);
@@ -151,17 +147,35 @@ public class FramedStreamTests
     [Fact]
     public void A_gathered_payload_over_the_limit_is_refused_before_a_byte_is_sent()
     {
-        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
-        listener.Start();
-        using var client = new System.Net.Sockets.TcpClient();
-        client.Connect((System.Net.IPEndPoint)listener.LocalEndpoint);
-        using var accepted = listener.AcceptTcpClient();
-        var writer = new FramedStream(client.GetStream(), maxPayload: FramedStream.GatherFrom);
+        using var pair = new SocketPair();
+        var writer = new FramedStream(pair.Client.GetStream(), maxPayload: FramedStream.GatherFrom);
         Assert.Throws<FrameTooLargeException>(() => writer.Write(new byte[FramedStream.GatherFrom + 1]));
         writer.Write(Pattern(3));
         var buffer = new byte[3];
-        Assert.Equal(3, new FramedStream(accepted.GetStream()).ReadMessage(buffer)); // the first bytes to arrive are the next message's
+        Assert.Equal(3, new FramedStream(pair.Accepted.GetStream()).ReadMessage(buffer)); // the first bytes to arrive are the next message's
         Assert.Equal(Pattern(3), buffer);
+    }
+
+    /// <summary>Two ends of a loopback TCP connection: a stream over a real socket, as the socket transports' clients have.</summary>
+    private sealed class SocketPair : IDisposable
+    {
+        public SocketPair()
+        {
+            using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+            listener.Start();
+            Client.Connect((System.Net.IPEndPoint)listener.LocalEndpoint);
+            Accepted = listener.AcceptTcpClient();
+        }
+
+        public System.Net.Sockets.TcpClient Client { get; } = new();
+
+        public System.Net.Sockets.TcpClient Accepted { get; }
+
+        public void Dispose()
+        {
+            Client.Dispose();
+            Accepted.Dispose();
+        }
     }
 
     private static byte[] Pattern(int size) => Enumerable.Range(0, size).Select(i => (byte)(i * 7 + size)).ToArray();
