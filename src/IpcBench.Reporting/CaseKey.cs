@@ -103,6 +103,7 @@ public sealed record CaseKey
 
     /// <summary>A case's key from what results.json holds of it.</summary>
     public static CaseKey Of(CaseResult c) => Parse(c.Transport, c.Options, c.Size, c.Placement);
+
     /// <summary>
     /// A key from results.json's spelling. A value is read into its field only when the key would spell that field so
     /// ("clients=4", not "clients=1" or "clients=many"); any other stays among the transport's options, so that
