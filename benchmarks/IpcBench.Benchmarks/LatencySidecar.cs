@@ -1,7 +1,6 @@
 using System.Collections.Concurrent;
 using BenchmarkDotNet.Running;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Measurement;
 using IpcBench.Reporting;
 
 namespace IpcBench.Benchmarks;

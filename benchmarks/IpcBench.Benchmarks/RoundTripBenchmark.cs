@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Attributes;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
 
 namespace IpcBench.Benchmarks;
 

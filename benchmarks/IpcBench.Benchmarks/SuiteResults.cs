@@ -1,7 +1,5 @@
+using IpcBench.Core.Harness.Hosting;
 using BenchmarkDotNet.Reports;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 
@@ -106,9 +104,9 @@ public static class SuiteResults
         return options;
     }
 
-    /// <summary>A suite entry's case: its transport and options (<see cref="Core.Options.OptionValues.Identity"/>), the suite's placement and isolation.</summary>
+    /// <summary>A suite entry's case: its transport and options (<see cref="Core.Contract.Options.OptionValues.Identity"/>), the suite's placement and isolation.</summary>
     public static CaseKey KeyOf(string entry, int size, string scenario = RoundTripBenchmark.Scenario, int clients = 1, int? replySize = null) =>
         CaseKey.ForLoop(SuiteSettings.Resolve(entry).Name, SuiteSettings.Options(entry).Identity(),
-            new Core.Measurement.LoopOptions(size, 0, 0) { Clients = clients, ReplySize = replySize }, scenario,
+            new Core.Harness.Measurement.LoopOptions(size, 0, 0) { Clients = clients, ReplySize = replySize }, scenario,
             SuiteSettings.Placement.Name(), SuiteSettings.Isolation);
 }

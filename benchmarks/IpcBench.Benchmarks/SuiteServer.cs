@@ -1,7 +1,7 @@
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
-using IpcBench.Core.Security;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness;
+using IpcBench.Core.Harness.Hosting;
 
 namespace IpcBench.Benchmarks;
 

@@ -1,8 +1,9 @@
 using System.Diagnostics;
 using BenchmarkDotNet.Attributes;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Benchmarks;
 

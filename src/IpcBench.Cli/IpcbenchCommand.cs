@@ -1,8 +1,9 @@
 using System.CommandLine;
 using IpcBench.Cli.Commands;
-using IpcBench.Core;
-using IpcBench.Core.Measurement;
-using IpcBench.Core.Security;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Harness;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Files;
 
 namespace IpcBench.Cli;
 

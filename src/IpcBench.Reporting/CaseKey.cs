@@ -1,6 +1,6 @@
 using System.Globalization;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
 
 namespace IpcBench.Reporting;
 
@@ -33,7 +33,7 @@ public sealed record CaseKey
 
     public required string Transport { get; init; }
 
-    /// <summary>The transport's own options that shape what is measured ("io=sync&amp;wait=spin"; <see cref="Core.Options.OptionValues.Identity"/>).</summary>
+    /// <summary>The transport's own options that shape what is measured ("io=sync&amp;wait=spin"; <see cref="Core.Contract.Options.OptionValues.Identity"/>).</summary>
     public string TransportOptions { get; init; } = "";
 
     /// <summary>The request's payload in bytes.</summary>
@@ -62,7 +62,7 @@ public sealed record CaseKey
 
     /// <summary>A case of one transport's loop, as ping and the suite's benchmarks run it.</summary>
     public static CaseKey ForLoop(string transport, string transportOptions, LoopOptions loop, string scenario, string placement,
-        Core.Hosting.Isolation isolation, int clientProcesses = 1) => new()
+        Core.Harness.Hosting.Isolation isolation, int clientProcesses = 1) => new()
     {
         Transport = transport,
         TransportOptions = CaseOptions.Normalize(transportOptions),
@@ -74,7 +74,7 @@ public sealed record CaseKey
         InFlight = loop.InFlight,
         Rate = loop.Rate,
         Placement = placement,
-        Isolation = isolation == Core.Hosting.Isolation.None ? null : isolation.Name(),
+        Isolation = isolation == Core.Harness.Hosting.Isolation.None ? null : isolation.Name(),
     };
 
     /// <summary>What the case measured, which the reports keep apart: figures of different kinds do not share a table.</summary>

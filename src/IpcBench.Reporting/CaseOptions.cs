@@ -1,4 +1,5 @@
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Harness.Hosting;
+
 namespace IpcBench.Reporting;
 
 /// <summary>

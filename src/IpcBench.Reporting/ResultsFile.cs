@@ -1,6 +1,6 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Measurement;
 
 namespace IpcBench.Reporting;
 

@@ -1,4 +1,4 @@
-using IpcBench.Core;
+using IpcBench.Core.Contract;
 
 namespace IpcBench.Transports;
 

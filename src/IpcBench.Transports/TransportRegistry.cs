@@ -1,5 +1,5 @@
-using IpcBench.Core;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
 using IpcBench.Transports.Grpc;
 using IpcBench.Transports.Http;
 using IpcBench.Transports.InProcess;

@@ -1,6 +1,6 @@
 using System.Net;
 using System.Runtime.Versioning;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Measurement;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

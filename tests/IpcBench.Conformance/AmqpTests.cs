@@ -1,6 +1,5 @@
 using System.Diagnostics;
-using IpcBench.Core;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract.Options;
 using IpcBench.Transports;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;

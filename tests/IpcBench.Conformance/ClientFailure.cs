@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using IpcBench.Core;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Harness.Measurement;
 
 namespace IpcBench.Conformance;
 

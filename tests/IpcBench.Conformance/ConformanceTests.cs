@@ -1,8 +1,8 @@
 using System.Diagnostics;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Processes;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

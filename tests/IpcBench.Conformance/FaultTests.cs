@@ -1,7 +1,7 @@
 using System.Diagnostics;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Conformance;
 

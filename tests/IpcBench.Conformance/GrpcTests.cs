@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Net;
 using System.Net.Http.Headers;
+using IpcBench.Core.Contract;
 using Google.Protobuf;
 using Ipcbench;
 
@@ -77,7 +78,7 @@ public class GrpcTests
 
         Assert.NotEqual("0", Status(response));
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new Core.Measurement.Exchange(connection, 10).SendAsync(false, default) >= 0);
+        Assert.True(await new Core.Harness.Measurement.Exchange(connection, 10).SendAsync(false, default) >= 0);
     }
 
     /// <summary>The call's grpc-status: in the trailers, or in the headers of a trailers-only reply.</summary>

@@ -2,10 +2,10 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Runtime.Versioning;
-using IpcBench.Core;
-using IpcBench.Core.Framing;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Framing;
+using IpcBench.Core.Kit.Processes;
 using Xunit.Abstractions;
 
 namespace IpcBench.Conformance;

@@ -1,6 +1,6 @@
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
@@ -62,7 +62,7 @@ public class InProcessTests
         Assert.Contains("not IPC", e.Message);
 
         // 'ipcbench serve' refuses one: it would serve no one.
-        var refused = await Assert.ThrowsAsync<TransportException>(async () => await ServerProcess.StartAsync(name));
+        var refused = await Assert.ThrowsAsync<TransportException>(async () => await ServeRequest.StartAsync(name));
         Assert.Contains("no server process", refused.Message);
     }
 }

@@ -1,5 +1,5 @@
 using System.Net.Sockets;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Measurement;
 
 namespace IpcBench.Conformance;
 

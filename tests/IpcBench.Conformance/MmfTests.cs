@@ -1,6 +1,7 @@
 using System.IO.MemoryMappedFiles;
-using IpcBench.Core;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Files;
 
 namespace IpcBench.Conformance;
 

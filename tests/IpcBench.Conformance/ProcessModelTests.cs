@@ -1,7 +1,8 @@
 using System.Diagnostics;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Kit.Files;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
@@ -12,7 +13,7 @@ public class ProcessModelTests
     [Fact]
     public async Task A_server_stops_cleanly_when_its_client_closes_stdin()
     {
-        var server = await ServerProcess.StartAsync("uds");
+        var server = await ServeRequest.StartAsync("uds");
         string socketFile = Uri.UnescapeDataString(server.Address.AbsolutePath);
         Assert.True(File.Exists(socketFile));
         var watch = Stopwatch.StartNew();
@@ -56,8 +57,8 @@ public class ProcessModelTests
     [Fact]
     public async Task A_server_that_cannot_start_says_why()
     {
-        await using var first = await ServerProcess.StartAsync("tcp");
-        var e = await Assert.ThrowsAsync<TransportException>(() => ServerProcess.StartAsync("tcp", first.Address));
+        await using var first = await ServeRequest.StartAsync("tcp");
+        var e = await Assert.ThrowsAsync<TransportException>(() => ServeRequest.StartAsync("tcp", first.Address));
         Assert.Contains("cannot listen", e.Message);
     }
 
@@ -70,15 +71,15 @@ public class ProcessModelTests
         try
         {
             var address = PathAddress.ToUri(transport, Path.Combine(dir, file));
-            var killed = await ServerProcess.StartAsync(transport, address);
+            var killed = await ServeRequest.StartAsync(transport, address);
             Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: no chance to remove its file
             await killed.DisposeAsync();
             Assert.True(File.Exists(Path.Combine(dir, file)), "a killed server's file should be left for this test");
 
-            await using var replacement = await ServerProcess.StartAsync(transport, address);
+            await using var replacement = await ServeRequest.StartAsync(transport, address);
             Assert.Equal(address.AbsolutePath, replacement.Address.AbsolutePath);
 
-            var e = await Assert.ThrowsAsync<TransportException>(() => ServerProcess.StartAsync(transport, address));
+            var e = await Assert.ThrowsAsync<TransportException>(() => ServeRequest.StartAsync(transport, address));
             Assert.Contains("already", e.Message);
         }
         finally
@@ -92,7 +93,7 @@ public class ProcessModelTests
     [InlineData("io=async")]
     public async Task Connecting_to_a_killed_pipe_servers_left_socket_file_fails_within_the_connect_timeout(string io)
     {
-        var killed = await ServerProcess.StartAsync("pipe");
+        var killed = await ServeRequest.StartAsync("pipe");
         var address = killed.Address;
         Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: its socket file stays, and a connect to it is refused
         await killed.DisposeAsync();

@@ -1,6 +1,7 @@
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Kit.Processes;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
@@ -25,7 +26,7 @@ public sealed class TestServer : IAsyncDisposable
     public static async Task<TestServer> StartAsync(string transportName, string variant = "", Uri? address = null, int? replySize = null)
     {
         var transport = TransportRegistry.Get(transportName);
-        var process = await ServerProcess.StartAsync(transport.Name, WithVariant(address ?? transport.DefaultAddress(), variant), replySize: replySize);
+        var process = await ServeRequest.StartAsync(transport.Name, WithVariant(address ?? transport.DefaultAddress(), variant), replySize: replySize);
         return new TestServer(transport, process, variant);
     }
 

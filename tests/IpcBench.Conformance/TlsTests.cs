@@ -1,10 +1,10 @@
 using System.Net.Security;
 using System.Net.Sockets;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
-using IpcBench.Core.Options;
-using IpcBench.Core.Security;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Security;
 
 namespace IpcBench.Conformance;
 
@@ -81,7 +81,7 @@ public class TlsTests
         string temp = Directory.CreateTempSubdirectory("ipcbench-tmp-").FullName;
         try
         {
-            var server = await ServerProcess.StartAsync(transport, launcher: info =>
+            var server = await ServeRequest.StartAsync(transport, launcher: info =>
             {
                 info.Environment["HOME"] = home;
                 info.Environment["TMPDIR"] = temp;

@@ -1,7 +1,7 @@
-using IpcBench.Core;
-using IpcBench.Core.Options;
-using IpcBench.Core.Security;
-using IpcBench.Core.Streams;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit.Security;
+using IpcBench.Core.Kit.Streams;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

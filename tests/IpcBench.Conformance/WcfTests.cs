@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Processes;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

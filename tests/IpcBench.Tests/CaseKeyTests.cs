@@ -1,5 +1,5 @@
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
 using IpcBench.Reporting;
 
 namespace IpcBench.Tests;

@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using System.Text.Json;
 using System.Text.RegularExpressions;
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Tests;
 
@@ -113,7 +114,7 @@ public class CliTests
     [InlineData("--transport", "mmf", "--wait", "spin")]
     public async Task Ping_runs_cross_core_where_there_are_two_cpus(params string[] args)
     {
-        if (IpcBench.Core.Hosting.CpuAffinity.UsableCpus().Count < 2)
+        if (IpcBench.Core.Harness.Hosting.CpuAffinity.UsableCpus().Count < 2)
         {
             return; // nothing to place on
         }

@@ -1,6 +1,6 @@
 using System.Net.Sockets;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Kit.Files;
 
 namespace IpcBench.Tests;
 
@@ -73,7 +73,7 @@ public sealed class ForeignFileTests : IDisposable
     {
         string path = Path.Combine(_dir, "channel");
         File.WriteAllText(path + ".partial", "keep me"); // the name the channel's scratch copy once had
-        await using (var server = await ServerProcess.StartAsync("mmf", PathAddress.ToUri("mmf", path)))
+        await using (var server = await ServeRequest.StartAsync("mmf", PathAddress.ToUri("mmf", path)))
         {
             Assert.True(File.Exists(path));
         }

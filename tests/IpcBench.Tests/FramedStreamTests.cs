@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
-using IpcBench.Core;
-using IpcBench.Core.Framing;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit.Framing;
 
 namespace IpcBench.Tests;
 

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Harness.Hosting;
 using IpcBench.Reporting;
 
 namespace IpcBench.Tests;
@@ -148,7 +148,7 @@ public class IsolationTests
 
     /// <summary>Transports that cross a network, whose server a namespace can hold (amqp's is the broker, outside it).</summary>
     public static TheoryData<string> Networked => [.. IpcBench.Transports.TransportRegistry.All
-        .Where(t => t.UnsupportedReason is null && t.Capabilities.Has(IpcBench.Core.TransportFeatures.CrossHost) && !t.Name.StartsWith("amqp", StringComparison.Ordinal))
+        .Where(t => t.UnsupportedReason is null && t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.CrossHost) && !t.Name.StartsWith("amqp", StringComparison.Ordinal))
         .Select(t => t.Name)];
 
     /// <summary>

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Measurement;
 
 namespace IpcBench.Tests;
 

@@ -1,5 +1,4 @@
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Kit.Files;
 
 namespace IpcBench.Tests;
 

@@ -1,4 +1,5 @@
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 

@@ -1,4 +1,4 @@
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Harness.Hosting;
 
 namespace IpcBench.Tests;
 

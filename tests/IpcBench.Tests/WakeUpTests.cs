@@ -1,4 +1,4 @@
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Harness.Hosting;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Writers;
 

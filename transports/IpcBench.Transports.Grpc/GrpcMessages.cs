@@ -1,6 +1,6 @@
 using Google.Protobuf;
 using Grpc.Core;
-using IpcBench.Core;
+using IpcBench.Core.Contract;
 using Ipcbench;
 
 namespace IpcBench.Transports.Grpc;

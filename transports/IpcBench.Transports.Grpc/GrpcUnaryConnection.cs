@@ -1,6 +1,7 @@
 using Grpc.Core;
 using Grpc.Net.Client;
-using IpcBench.Core;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
 using Ipcbench;
 
 namespace IpcBench.Transports.Grpc;

@@ -1,6 +1,6 @@
 using System.Buffers;
-using IpcBench.Core;
-using IpcBench.Core.Framing;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit.Framing;
 using Microsoft.AspNetCore.Http;
 
 namespace IpcBench.Transports.Http;

@@ -1,5 +1,6 @@
 using System.Net;
-using IpcBench.Core;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
 
 namespace IpcBench.Transports.Http;
 

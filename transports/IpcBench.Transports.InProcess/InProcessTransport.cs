@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
-using IpcBench.Core;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
 
 namespace IpcBench.Transports.InProcess;
 

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
-using IpcBench.Core;
-using IpcBench.Core.Streams;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
+using IpcBench.Core.Kit.Streams;
 using StreamJsonRpc;
 
 namespace IpcBench.Transports.JsonRpc;

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Buffers.Text;
 using System.Text;
-using IpcBench.Core;
+using IpcBench.Core.Kit;
 
 namespace IpcBench.Transports.JsonRpc;
 

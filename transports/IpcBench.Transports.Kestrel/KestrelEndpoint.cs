@@ -1,12 +1,13 @@
 using System.Net.Sockets;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Files;
+using IpcBench.Core.Kit.Security;
 using IpcBench.Transports.Pipes;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Https;
-using Certificates = IpcBench.Core.Security.Tls;
+using Certificates = IpcBench.Core.Kit.Security.Tls;
 
 namespace IpcBench.Transports.Kestrel;
 

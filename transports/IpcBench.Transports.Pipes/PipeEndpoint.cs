@@ -1,8 +1,8 @@
 using System.IO.Pipes;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
-using IpcBench.Core.Streams;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Files;
+using IpcBench.Core.Kit.Streams;
 
 namespace IpcBench.Transports.Pipes;
 

@@ -1,7 +1,7 @@
 using System.IO.Pipes;
-using IpcBench.Core;
-using IpcBench.Core.Options;
-using IpcBench.Core.Streams;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Streams;
 
 namespace IpcBench.Transports.Pipes;
 

@@ -1,6 +1,6 @@
-using IpcBench.Core;
-using IpcBench.Core.Options;
-using IpcBench.Core.Streams;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Streams;
 
 namespace IpcBench.Transports.Pipes;
 

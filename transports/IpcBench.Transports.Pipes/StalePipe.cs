@@ -1,6 +1,6 @@
 using System.IO.Pipes;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit.Files;
 
 namespace IpcBench.Transports.Pipes;
 

@@ -1,8 +1,9 @@
 using System.Globalization;
 using System.Runtime.CompilerServices;
-using IpcBench.Core;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
 using RabbitMQ.Client;
-using IConnection = IpcBench.Core.IConnection;
+using IConnection = IpcBench.Core.Contract.IConnection;
 using RabbitConnection = RabbitMQ.Client.IConnection;
 using RabbitMQ.Client.Events;
 
@@ -17,7 +18,7 @@ namespace IpcBench.Transports.RabbitMQ;
 internal sealed class AmqpConnection : IProbedConnection
 {
     private const string DirectReplyTo = "amq.rabbitmq.reply-to";
-    private const int MaxMessage = Core.Framing.LengthPrefix.DefaultMaxPayload; // as the transport's capabilities say
+    private const int MaxMessage = Core.Kit.Framing.LengthPrefix.DefaultMaxPayload; // as the transport's capabilities say
 
     private readonly RabbitConnection _connection;
     private readonly IChannel _channel;

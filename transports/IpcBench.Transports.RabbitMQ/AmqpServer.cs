@@ -1,6 +1,7 @@
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit;
+using IpcBench.Core.Kit.Files;
 using RabbitConnection = RabbitMQ.Client.IConnection;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;

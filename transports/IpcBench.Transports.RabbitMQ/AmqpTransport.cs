@@ -1,6 +1,6 @@
-using IConnection = IpcBench.Core.IConnection;
-using IpcBench.Core;
-using IpcBench.Core.Options;
+using IConnection = IpcBench.Core.Contract.IConnection;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
 using RabbitConnection = RabbitMQ.Client.IConnection;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
@@ -55,7 +55,7 @@ public sealed class AmqpTransport : ITransport
 
     public TransportCapabilities Capabilities => new(
         TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost | TransportFeatures.Brokered,
-        Core.Framing.LengthPrefix.DefaultMaxPayload);
+        Core.Kit.Framing.LengthPrefix.DefaultMaxPayload);
 
     /// <summary>The client awaits the library's async calls: there is no blocking mode to vary.</summary>
     public IReadOnlyList<TransportOption> Options => [Queue];

@@ -1,5 +1,6 @@
 using System.Diagnostics;
-using IpcBench.Core;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
 
 namespace IpcBench.Transports.SharedMemory;
 
@@ -98,7 +99,7 @@ internal sealed class MmfConnection : IConnection, IPeer
         {
             throw new TransportException($"{_peer}: the server stopped");
         }
-        if (!Core.Hosting.ProcessLiveness.IsAlive(_serverPid))
+        if (!Core.Kit.Processes.ProcessLiveness.IsAlive(_serverPid))
         {
             throw new TransportException($"{_peer}: the server process {_serverPid} is gone");
         }

@@ -1,5 +1,6 @@
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
+using IpcBench.Core.Kit.Files;
 
 namespace IpcBench.Transports.SharedMemory;
 

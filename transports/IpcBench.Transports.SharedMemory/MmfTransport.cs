@@ -1,6 +1,6 @@
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Files;
 
 namespace IpcBench.Transports.SharedMemory;
 
@@ -155,7 +155,7 @@ public sealed class MmfTransport : ITransport
         try
         {
             using var existing = SharedChannel.Open(path);
-            if (existing.State == SharedChannel.StateReady && Core.Hosting.ProcessLiveness.IsAlive(existing.ServerPid))
+            if (existing.State == SharedChannel.StateReady && Core.Kit.Processes.ProcessLiveness.IsAlive(existing.ServerPid))
             {
                 livePid = existing.ServerPid;
             }

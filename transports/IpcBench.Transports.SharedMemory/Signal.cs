@@ -2,7 +2,8 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.Intrinsics.Arm;
 using System.Runtime.Intrinsics.X86;
-using IpcBench.Core;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
 
 namespace IpcBench.Transports.SharedMemory;
 

@@ -1,4 +1,4 @@
-using IpcBench.Core;
+using IpcBench.Core.Contract;
 using Microsoft.AspNetCore.SignalR;
 
 namespace IpcBench.Transports.SignalR;

@@ -1,7 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using IpcBench.Core;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract.Options;
 
 namespace IpcBench.Transports.Sockets;
 

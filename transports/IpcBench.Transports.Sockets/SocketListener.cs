@@ -1,7 +1,6 @@
 using System.Net.Sockets;
-using IpcBench.Core;
-using IpcBench.Core.Options;
-using IpcBench.Core.Streams;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Streams;
 
 namespace IpcBench.Transports.Sockets;
 

@@ -2,10 +2,11 @@ using System.Net;
 using System.Net.Security;
 using System.Security.Authentication;
 using System.Net.Sockets;
-using IpcBench.Core;
-using IpcBench.Core.Options;
-using IpcBench.Core.Streams;
-using Certificates = IpcBench.Core.Security.Tls;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Security;
+using IpcBench.Core.Kit.Streams;
+using Certificates = IpcBench.Core.Kit.Security.Tls;
 
 namespace IpcBench.Transports.Sockets;
 

@@ -1,8 +1,8 @@
 using System.Net;
 using System.Net.Sockets;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Transports.Sockets;
 

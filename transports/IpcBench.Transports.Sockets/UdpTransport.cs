@@ -1,8 +1,8 @@
 using System.Buffers.Binary;
 using System.Net;
 using System.Net.Sockets;
-using IpcBench.Core;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
 
 namespace IpcBench.Transports.Sockets;
 

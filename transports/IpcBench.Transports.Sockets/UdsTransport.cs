@@ -1,9 +1,9 @@
 using System.Net.Sockets;
 using System.Text;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
-using IpcBench.Core.Streams;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Files;
+using IpcBench.Core.Kit.Streams;
 
 namespace IpcBench.Transports.Sockets;
 

@@ -1,8 +1,8 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
-using IConnection = IpcBench.Core.IConnection;
-using IpcBench.Core;
-using IpcBench.Core.Options;
+using IConnection = IpcBench.Core.Contract.IConnection;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
 
 namespace IpcBench.Transports.Wcf;
 

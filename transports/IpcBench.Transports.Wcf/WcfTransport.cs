@@ -2,10 +2,11 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using System.ServiceModel;
-using IpcBench.Core;
-using IpcBench.Core.Framing;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit;
+using IpcBench.Core.Kit.Framing;
+using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Transports.Wcf;
 

@@ -1,5 +1,6 @@
-using IpcBench.Core;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit;
 
 namespace IpcBench.Transports.ZeroMQ;
 

@@ -1,4 +1,5 @@
-using IpcBench.Core;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
 
 namespace IpcBench.Transports.ZeroMQ;
 

@@ -1,6 +1,7 @@
-using IpcBench.Core;
-using IpcBench.Core.Framing;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit;
+using IpcBench.Core.Kit.Framing;
 using NetMQ;
 using NetMQ.Sockets;
 

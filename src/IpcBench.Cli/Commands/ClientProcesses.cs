@@ -1,8 +1,10 @@
 using System.Globalization;
 using System.Text.Json;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Files;
+using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Cli.Commands;
 

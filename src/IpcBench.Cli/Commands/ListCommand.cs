@@ -1,6 +1,6 @@
 using System.CommandLine;
-using IpcBench.Core;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
 using IpcBench.Transports;
 
 namespace IpcBench.Cli.Commands;

@@ -1,9 +1,11 @@
 using System.CommandLine;
 using IpcBench.Cli.Parsing;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;
@@ -330,5 +332,5 @@ internal sealed class PingCommand
     }
 
     /// <summary>The largest size --size accepts; each transport then checks its own maximum.</summary>
-    private const int LengthPrefixLimit = Core.Framing.LengthPrefix.DefaultMaxPayload;
+    private const int LengthPrefixLimit = Core.Kit.Framing.LengthPrefix.DefaultMaxPayload;
 }

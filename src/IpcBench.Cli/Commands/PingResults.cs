@@ -1,8 +1,7 @@
 using System.Globalization;
-using IpcBench.Core;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Measurement;
-using IpcBench.Core.Options;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;

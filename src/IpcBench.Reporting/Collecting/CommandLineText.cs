@@ -1,4 +1,4 @@
-using IpcBench.Core.Security;
+using IpcBench.Core.Harness;
 
 namespace IpcBench.Reporting.Collecting;
 

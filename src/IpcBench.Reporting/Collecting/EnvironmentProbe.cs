@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
-using IpcBench.Core.Hosting;
-using IpcBench.Core.Security;
+using IpcBench.Core.Harness;
+using IpcBench.Core.Harness.Hosting;
 
 namespace IpcBench.Reporting.Collecting;
 

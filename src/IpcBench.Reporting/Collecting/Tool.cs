@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using IpcBench.Core.Hosting;
+using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Reporting.Collecting;
 

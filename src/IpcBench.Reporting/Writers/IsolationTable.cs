@@ -1,4 +1,5 @@
 using System.Globalization;
+using IpcBench.Core.Harness.Hosting;
 
 namespace IpcBench.Reporting.Writers;
 
@@ -47,5 +48,5 @@ public static class IsolationTable
 
     public static string IsolationOf(string options) => CaseOptions.Isolation(options) ?? Bare;
 
-    public static string WithoutIsolation(string options) => CaseOptions.Without(options, $"{Core.Hosting.Isolations.OptionName}={IsolationOf(options)}");
+    public static string WithoutIsolation(string options) => CaseOptions.Without(options, $"{Core.Harness.Hosting.Isolations.OptionName}={IsolationOf(options)}");
 }

@@ -1,3 +1,5 @@
+using IpcBench.Core.Harness.Hosting;
+
 namespace IpcBench.Reporting.Writers;
 
 /// <summary>
@@ -77,7 +79,7 @@ public static class RunDigest
     }
 
     /// <summary>The baselines' family: not IPC, the floor under the rest.</summary>
-    public static readonly string BaselineFamily = Figures.FamilyName(Core.TransportFamily.Baseline);
+    public static readonly string BaselineFamily = Figures.FamilyName(Core.Contract.TransportFamily.Baseline);
 
     /// <summary>The floor every transport is measured against: the handler in the client's process, the payload copied in and out.</summary>
     public const string Floor = "inproc-copy";

@@ -1,0 +1,172 @@
+namespace IpcBench.Core.Contract;
+
+/// <summary>
+/// One way for two processes to exchange request/reply messages, named by a URI scheme
+/// ("tcp", "uds", ...). The lifecycle contract, written once for every transport:
+/// <list type="bullet">
+/// <item><see cref="StartServerAsync"/> binds, starts accepting, and returns only once a client can
+/// connect; the returned <see cref="IServer.Address"/> is the bound address (port 0 becomes the real
+/// port, a generated path becomes the real path). Disposing the server stops accepting, closes every
+/// connection and removes every file it created.</item>
+/// <item><see cref="ConnectAsync"/> returns a connection ready for requests, or throws
+/// <see cref="TransportException"/> within the connect timeout when nothing answers.</item>
+/// <item>A connection carries one request at a time, unless the transport says <see cref="TransportFeatures.Pipelined"/>:
+/// then <see cref="IConnection.RequestAsync"/> may be called again before an earlier call ends. A reply that does not arrive within the request
+/// timeout throws <see cref="TransportTimeoutException"/>; a peer that goes away throws
+/// <see cref="TransportException"/>. Neither ever hangs.</item>
+/// </list>
+/// </summary>
+public interface ITransport
+{
+    /// <summary>The URI scheme that selects this transport.</summary>
+    string Name { get; }
+
+    /// <summary>One line for <c>ipcbench list</c>: what this transport really is on this OS.</summary>
+    string Description { get; }
+
+    /// <summary>The kind of transport it is, which the reports group by: its neighbours in a chart are its alternatives.</summary>
+    TransportFamily Family { get; }
+
+    /// <summary>Null when the transport runs here; otherwise why it does not.</summary>
+    string? UnsupportedReason { get; }
+
+    /// <summary>What the transport guarantees on this OS, computed at run time.</summary>
+    TransportCapabilities Capabilities { get; }
+
+    /// <summary>
+    /// The options this transport takes in its address's query string, beyond the common ones (timeouts):
+    /// declared once here, and learnt from here by the CLI, the suite, <c>ipcbench list</c> and the reports.
+    /// </summary>
+    IReadOnlyList<Options.TransportOption> Options { get; }
+
+    /// <summary>The address a server binds when the user gives none: a free port, a fresh private path.</summary>
+    Uri DefaultAddress();
+
+    ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default);
+
+    ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default);
+}
+
+/// <summary>The kinds of transport, as users choose between them.</summary>
+public enum TransportFamily
+{
+    /// <summary>Not IPC: the handler called in the client's own process, the floor under every other figure.</summary>
+    Baseline,
+    /// <summary>Sockets as the OS gives them: TCP, UDP, Unix domain sockets.</summary>
+    Sockets,
+    /// <summary>Same-machine only: named pipes, shared memory.</summary>
+    Local,
+    /// <summary>Message queues and brokers: ZeroMQ, AMQP.</summary>
+    Messaging,
+    /// <summary>RPC frameworks (gRPC, SignalR, JSON-RPC, WCF) and the plain HTTP under some of them.</summary>
+    Rpc,
+}
+
+/// <summary>A running server. Disposing it stops it and cleans up what it created.</summary>
+public interface IServer : IAsyncDisposable
+{
+    /// <summary>The address clients connect to.</summary>
+    Uri Address { get; }
+
+    /// <summary>
+    /// Completes, with why, if the server stops serving by itself: a host process of its own died. Most servers live in
+    /// the serving process and cannot; for them it never completes.
+    /// </summary>
+    Task<string> Lost => Never;
+
+    /// <summary>How long a stopping server waits for its sessions, threads or host to end before it warns and goes on.</summary>
+    public static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
+
+    private static readonly Task<string> Never = new TaskCompletionSource<string>().Task;
+}
+
+/// <summary>A client connection: one request in flight, or several where the transport pipelines (<see cref="TransportFeatures.Pipelined"/>).</summary>
+public interface IConnection : IAsyncDisposable
+{
+    /// <summary>
+    /// Sends <paramref name="request"/>, waits for the reply, copies it into <paramref name="reply"/>
+    /// and returns its length. Throws <see cref="FrameTooLargeException"/> if the reply does not fit.
+    /// </summary>
+    ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default);
+}
+
+/// <summary>
+/// Server-side work for one request: write the reply, return its length. Synchronous and
+/// span-based so that the echo path allocates nothing.
+/// </summary>
+public delegate int RequestHandler(ReadOnlySpan<byte> request, Span<byte> reply);
+
+public static class Handlers
+{
+    /// <summary>
+    /// The size of the stats request and its reply, which every IpcBench server answers beside its handler (the harness's
+    /// ServerStats): a server's reply buffer has room for it whatever the request's size.
+    /// </summary>
+    public const int StatsMessageSize = 32;
+
+    /// <summary>Replies with the request, byte for byte.</summary>
+    public static readonly RequestHandler Echo = static (request, reply) =>
+    {
+        request.CopyTo(reply);
+        return request.Length;
+    };
+
+    /// <summary>The longest reply of the handlers whose replies have a size of their own (<see cref="FixedReply"/>).</summary>
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<RequestHandler, object> ReplyBounds = new();
+
+    /// <summary>Says that <paramref name="handler"/> writes replies of up to <paramref name="maxReply"/> bytes, whatever the request's size.</summary>
+    public static RequestHandler WithReplyBound(this RequestHandler handler, int maxReply)
+    {
+        ReplyBounds.AddOrUpdate(handler, maxReply);
+        return handler;
+    }
+
+    /// <summary>
+    /// The room <paramref name="handler"/>'s reply to a request of <paramref name="requestLength"/> bytes needs: the
+    /// request's (an echo), the stats reply's, or the handler's own bound (<see cref="WithReplyBound"/>). A server sizes
+    /// its reply buffer with it.
+    /// </summary>
+    public static int ReplyCapacity(this RequestHandler handler, int requestLength) =>
+        Math.Max(Math.Max(requestLength, StatsMessageSize), ReplyBounds.TryGetValue(handler, out object? bound) ? (int)bound : 0);
+
+    /// <summary>
+    /// Replies with <paramref name="replySize"/> bytes whatever the request's size (a small request with a large reply is
+    /// most RPC): the payload pattern with the request's first bytes (its number, as many as both have, up to 8), so that
+    /// the client can tell the reply is its request's. A reply of the request's size is byte for byte its echo. An empty
+    /// request, a transport's connect probe (<see cref="ConnectProbe"/>), is answered empty, as an echo would.
+    /// </summary>
+    public static RequestHandler FixedReply(int replySize)
+    {
+        byte[] pattern = new byte[replySize];
+        Payload.Fill(pattern);
+        RequestHandler handler = (request, reply) =>
+        {
+            if (request.IsEmpty)
+            {
+                return 0;
+            }
+            pattern.CopyTo(reply);
+            request[..Payload.StampLength(request.Length, replySize)].CopyTo(reply);
+            return replySize;
+        };
+        return handler.WithReplyBound(replySize);
+    }
+
+    /// <summary>
+    /// The handler's reply in an array of its own, exactly its length, for the frameworks that take a result
+    /// as an array (gRPC's message, a SignalR hub, JSON-RPC): one array per reply. A request shorter than the
+    /// stats reply is answered on the stack first, so a 1 B echo does not cost a 32 B array and a copy.
+    /// </summary>
+    public static byte[] ReplyArray(this RequestHandler handler, ReadOnlySpan<byte> request)
+    {
+        int capacity = handler.ReplyCapacity(request.Length);
+        if (capacity == StatsMessageSize)
+        {
+            Span<byte> small = stackalloc byte[StatsMessageSize];
+            return small[..handler(request, small)].ToArray();
+        }
+        byte[] reply = new byte[capacity];
+        int length = handler(request, reply);
+        return length == reply.Length ? reply : reply[..length];
+    }
+}

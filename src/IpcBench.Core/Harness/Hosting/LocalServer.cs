@@ -1,0 +1,75 @@
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit.Processes;
+
+namespace IpcBench.Core.Harness.Hosting;
+
+/// <summary>
+/// The server IpcBench starts for a client on this machine (ping without --server, each suite case): an
+/// <c>ipcbench serve</c> child, beside the client or in namespaces of its own (<see cref="Hosting.Isolation"/>); for a
+/// baseline, the handler in this process.
+/// Disposing stops the server first, then removes its namespace.
+/// </summary>
+public sealed class LocalServer : IAsyncDisposable
+{
+    private readonly IServer? _inProcess;
+
+    private LocalServer(ServerProcess? process, NetworkNamespace? space, IServer? inProcess = null)
+    {
+        Process = process;
+        Namespace = space;
+        _inProcess = inProcess;
+    }
+
+    /// <summary>The <c>ipcbench serve</c> child; null for a baseline, whose server is in this process (<see cref="TransportFeatures.InProcess"/>).</summary>
+    public ServerProcess? Process { get; }
+
+    /// <summary>The address the server bound.</summary>
+    public Uri Address => Process?.Address ?? _inProcess!.Address;
+
+    /// <summary>Where the server runs when it is isolated; null beside the client.</summary>
+    public NetworkNamespace? Namespace { get; }
+
+    /// <param name="serverOptions">The options that shape both ends (<see cref="OptionScope.BothEnds"/>), put on the bind address.</param>
+    /// <param name="cpu">The CPU to pin the server to, or null.</param>
+    /// <param name="replySize">Replies of this size instead of echoes.</param>
+    public static async Task<LocalServer> StartAsync(ITransport transport, Isolation isolation,
+        IEnumerable<KeyValuePair<string, string>> serverOptions, int? cpu, Action<string>? forwardStderr, CancellationToken ct = default,
+        int? replySize = null)
+    {
+        if (transport.Capabilities.Has(TransportFeatures.InProcess))
+        {
+            if (isolation != Isolation.None)
+            {
+                throw new ArgumentException($"{transport.Name} has no server process to isolate", nameof(isolation)); // callers ask Refuses first
+            }
+            // No process to start: the handler runs in this one. It answers no stats request, since its CPU is the client's.
+            var handler = replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo;
+            var inProcess = await transport.StartServerAsync(AddressQuery.With(transport.DefaultAddress(), serverOptions), handler, ct).ConfigureAwait(false);
+            return new LocalServer(null, null, inProcess);
+        }
+        var space = isolation == Isolation.None ? null : await NetworkNamespace.CreateAsync(isolation, ct).ConfigureAwait(false);
+        try
+        {
+            var address = transport.DefaultAddress();
+            var bind = AddressQuery.With(space?.BindAddress(address) ?? address, serverOptions);
+            var process = await ServeRequest.StartAsync(transport.Name, bind, cpu, forwardStderr,
+                launcher: space is null ? null : space.Wrap, ct: ct, replySize: replySize).ConfigureAwait(false);
+            return new LocalServer(process, space);
+        }
+        catch when (space is not null)
+        {
+            await space.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await (Process?.DisposeAsync() ?? _inProcess!.DisposeAsync()).ConfigureAwait(false);
+        if (Namespace is not null)
+        {
+            await Namespace.DisposeAsync().ConfigureAwait(false);
+        }
+    }
+}
