@@ -1,5 +1,5 @@
-using IpcBench.Core.Harness.Hosting;
 using BenchmarkDotNet.Reports;
+using IpcBench.Core.Harness.Hosting;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 

@@ -1,9 +1,9 @@
 using System.Buffers.Binary;
 using System.Net;
 using System.Net.Http.Headers;
-using IpcBench.Core.Contract;
 using Google.Protobuf;
 using Ipcbench;
+using IpcBench.Core.Contract;
 
 namespace IpcBench.Conformance;
 

@@ -1,5 +1,5 @@
-using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Kit.Security;
 using IpcBench.Core.Kit.Streams;
 using IpcBench.Transports;

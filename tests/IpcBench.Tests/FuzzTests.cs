@@ -2,7 +2,6 @@ using System.Buffers.Binary;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
-using Xunit.Abstractions;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Kit.Framing;
 using IpcBench.Reporting;
@@ -10,6 +9,7 @@ using IpcBench.Reporting.Charts;
 using IpcBench.Reporting.Comparison;
 using IpcBench.Reporting.Writers;
 using IpcBench.Transports.SharedMemory;
+using Xunit.Abstractions;
 
 namespace IpcBench.Tests;
 

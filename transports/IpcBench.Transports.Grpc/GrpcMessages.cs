@@ -1,7 +1,7 @@
 using Google.Protobuf;
 using Grpc.Core;
-using IpcBench.Core.Contract;
 using Ipcbench;
+using IpcBench.Core.Contract;
 
 namespace IpcBench.Transports.Grpc;
 

@@ -2,7 +2,6 @@ using System.Net.Sockets;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Kit.Files;
-using IpcBench.Core.Kit.Security;
 using IpcBench.Transports.Pipes;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;

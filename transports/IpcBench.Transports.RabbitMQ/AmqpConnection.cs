@@ -3,9 +3,9 @@ using System.Runtime.CompilerServices;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Kit;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
 using IConnection = IpcBench.Core.Contract.IConnection;
 using RabbitConnection = RabbitMQ.Client.IConnection;
-using RabbitMQ.Client.Events;
 
 namespace IpcBench.Transports.RabbitMQ;
 

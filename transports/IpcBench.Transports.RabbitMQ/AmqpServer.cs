@@ -2,9 +2,9 @@ using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Kit;
 using IpcBench.Core.Kit.Files;
-using RabbitConnection = RabbitMQ.Client.IConnection;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
+using RabbitConnection = RabbitMQ.Client.IConnection;
 
 namespace IpcBench.Transports.RabbitMQ;
 

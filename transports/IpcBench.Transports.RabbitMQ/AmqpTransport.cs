@@ -1,9 +1,9 @@
-using IConnection = IpcBench.Core.Contract.IConnection;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
-using RabbitConnection = RabbitMQ.Client.IConnection;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
+using IConnection = IpcBench.Core.Contract.IConnection;
+using RabbitConnection = RabbitMQ.Client.IConnection;
 
 namespace IpcBench.Transports.RabbitMQ;
 

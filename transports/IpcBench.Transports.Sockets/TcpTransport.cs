@@ -1,10 +1,9 @@
 using System.Net;
 using System.Net.Security;
-using System.Security.Authentication;
 using System.Net.Sockets;
+using System.Security.Authentication;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Security;
 using IpcBench.Core.Kit.Streams;
 using Certificates = IpcBench.Core.Kit.Security.Tls;
 

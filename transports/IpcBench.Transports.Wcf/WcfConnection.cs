@@ -1,8 +1,8 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
-using IConnection = IpcBench.Core.Contract.IConnection;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
+using IConnection = IpcBench.Core.Contract.IConnection;
 
 namespace IpcBench.Transports.Wcf;
 

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Core.Harness.Hosting;
