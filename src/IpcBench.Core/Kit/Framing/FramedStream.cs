@@ -103,10 +103,7 @@ public sealed class FramedStream : IDisposable
     {
         if (_socket is not null && payload.Length >= GatherFrom && MemoryMarshal.TryGetArray(payload, out var array))
         {
-            if (payload.Length > _maxPayload)
-            {
-                throw new FrameTooLargeException(payload.Length, _maxPayload);
-            }
+            FrameTooLargeException.ThrowIfTooLarge(payload.Length, _maxPayload);
             var header = _gather[0];
             LengthPrefix.Write(header, payload.Length);
             _gather[1] = array;
@@ -140,10 +137,7 @@ public sealed class FramedStream : IDisposable
 
     private void EnsureWriteCapacity(int payloadLength)
     {
-        if (payloadLength > _maxPayload)
-        {
-            throw new FrameTooLargeException(payloadLength, _maxPayload);
-        }
+        FrameTooLargeException.ThrowIfTooLarge(payloadLength, _maxPayload);
         int needed = LengthPrefix.HeaderSize + payloadLength;
         if (_writeBuffer.Length < needed)
         {
