@@ -56,6 +56,19 @@ in_background() { "$@" & child=$!; echo "$child" >"$work/child"; wait "$child"; 
 pairs_down() { # PROJECT: its pairs' containers, networks and volumes, whichever profile made them
   "${compose[@]}" -p "$1" -f docker/compose.yaml --profile bridge --profile shared-netns --profile volume \
     --profile shared-ipc --profile broker down -v --remove-orphans >/dev/null 2>&1 || true
+  # A container that a 'compose up' still stopping had in hand can outlive 'down' (seen in CI): remove it by its label.
+  local label="label=com.docker.compose.project=$1" left
+  left=$(docker ps -aq --filter "$label" 2>/dev/null || true)
+  [ -z "$left" ] || docker rm -f -v $left >/dev/null 2>&1 || true
+  left=$(docker network ls -q --filter "$label" 2>/dev/null || true)
+  [ -z "$left" ] || docker network rm $left >/dev/null 2>&1 || true
+  left=$(docker volume ls -q --filter "$label" 2>/dev/null || true)
+  [ -z "$left" ] || docker volume rm -f $left >/dev/null 2>&1 || true
+}
+stop_and_wait() { # PID: SIGTERM, then up to 20 s for it to end (it need not be our child)
+  kill -TERM "$1" 2>/dev/null || return 0
+  for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.2; done
+  kill -KILL "$1" 2>/dev/null || true
 }
 cleanup() {
   status=$?
@@ -74,7 +87,7 @@ for stale in /tmp/ipcbench-run-*-*; do
   owner=${stale#/tmp/ipcbench-run-}; owner=${owner%%-*}
   [ -d "$stale" ] && [[ "$owner" =~ ^[0-9]+$ ]] && ! kill -0 "$owner" 2>/dev/null || continue
   echo "== removing what run.sh $owner left (it was killed)"
-  [ ! -s "$stale/child" ] || kill -TERM "$(cat "$stale/child")" 2>/dev/null || true
+  [ ! -s "$stale/child" ] || stop_and_wait "$(cat "$stale/child")" # before 'down', which races a stopping 'up'
   ! timeout 10 docker info >/dev/null 2>&1 || pairs_down "ipcbench-run-$owner"
   if [ -s "$stale/engine/dockerd.pid" ] && kill -0 "$(cat "$stale/engine/dockerd.pid")" 2>/dev/null; then
     engine_pid=$(cat "$stale/engine/dockerd.pid"); engine_stop # an engine no one answers for any more
