@@ -73,6 +73,27 @@ public class LoadLoopTests
         Assert.Equal("the server went away", e.Message);
     }
 
+    [Fact]
+    public void Lanes_run_step_after_step_and_a_step_past_its_timeout_fails_instead_of_waiting()
+    {
+        var options = new LoopOptions(Size: 8, Count: 10, Warmup: 0) { Clients = 2 };
+        var loops = Echoes(2, TimeSpan.Zero).Select((c, i) => new RequestLoop(c, options, i)).ToArray();
+        using var lanes = new LaneThreads(loops);
+        for (int step = 1; step <= 3; step++)
+        {
+            long started = Stopwatch.GetTimestamp();
+            long[] ends = lanes.Run((loop, ct) => loop.RunAsync(started, long.MaxValue, 5, null, ct), TimeSpan.FromSeconds(30), CancellationToken.None);
+            Assert.All(ends, end => Assert.True(end >= started));
+            Assert.All(loops, loop => Assert.Equal(5 * step, loop.Recorder.Count));
+        }
+
+        var waited = Stopwatch.StartNew();
+        var e = Assert.Throws<TransportTimeoutException>(() => lanes.Run(
+            (_, ct) => Task.Delay(TimeSpan.FromSeconds(20), ct), TimeSpan.FromMilliseconds(200), CancellationToken.None));
+        Assert.True(waited.Elapsed < TimeSpan.FromSeconds(10), $"gave up after {waited.Elapsed}, not at its 200 ms timeout");
+        Assert.Contains("did not finish", e.Message);
+    }
+
     private sealed class Failing : IConnection
     {
         public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default) =>

@@ -1,9 +1,6 @@
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
-using System.Runtime.ExceptionServices;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Core.Harness.Measurement;
 
@@ -93,120 +90,51 @@ public static class LoadLoop
         {
             throw new ArgumentException($"{options.Clients} clients need as many connections, not {connections.Count}", nameof(connections));
         }
-        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        using var ready = new CountdownEvent(options.Lanes);
-        using var go = new ManualResetEventSlim();
-        var start = new StrongBox<long>(); // the measured stretch's start, read by the lanes once released
-        var lanes = Enumerable.Range(0, options.Lanes).Select(i => new Lane(new RequestLoop(connections[i / options.InFlight], options, i), options)).ToArray();
-        RequestLoop.ReserveThreadPool(options.Lanes);
-        var threads = lanes.Select(lane => DedicatedThread.Start($"ipcbench client {lane.Index}", () =>
+        var loops = Enumerable.Range(0, options.Lanes).Select(i => new RequestLoop(connections[i / options.InFlight], options, i)).ToArray();
+        using var lanes = new LaneThreads(loops);
+        await Task.Run(() => lanes.Run((loop, token) => WarmUpAsync(loop, options, token), Timeout.InfiniteTimeSpan, ct), CancellationToken.None)
+            .ConfigureAwait(false);
+        foreach (var loop in loops)
         {
-            try
-            {
-                lane.RunAsync(ready, go, start, lane.Index == 0 ? progress : null, stop.Token).GetAwaiter().GetResult();
-            }
-            catch
-            {
-                stop.Cancel(); // the other lanes stop too, instead of waiting for this one at the start
-                throw;
-            }
-        })).ToArray();
-
-        ServerStats.CpuMeter server;
-        CostMeter meter;
-        try
-        {
-            await Task.Run(() => ready.Wait(stop.Token), CancellationToken.None).ConfigureAwait(false);
-            server = await ServerStats.CpuMeter.StartAsync(connections[0], stop.Token).ConfigureAwait(false);
-            if (released is not null)
-            {
-                await released(stop.Token).ConfigureAwait(false);
-            }
-            meter = CostMeter.Start();
-            start.Value = Stopwatch.GetTimestamp();
-            go.Set();
+            loop.Reset();
         }
-        catch (Exception e)
-        {
-            // A lane failed (and cancelled the rest), or the server's stats or the release did: stop every lane, and
-            // report the lane's failure if there is one, else this.
-            stop.Cancel();
-            await Task.WhenAll(threads.Select(t => t.ContinueWith(static _ => { }, TaskScheduler.Default))).ConfigureAwait(false);
-            if (e is OperationCanceledException && !ct.IsCancellationRequested && LaneFailure(threads) is { } cause)
-            {
-                ExceptionDispatchInfo.Throw(cause);
-            }
-            throw;
-        }
-        await FirstFailureAsync(threads, ct).ConfigureAwait(false);
 
-        long completed = lanes.Sum(l => l.Recorder.Count);
-        long end = lanes.Max(l => l.End);
-        var cost = meter.Stop(completed) with { Elapsed = Stopwatch.GetElapsedTime(start.Value, end) };
+        var server = await ServerStats.CpuMeter.StartAsync(connections[0], ct).ConfigureAwait(false);
+        if (released is not null)
+        {
+            await released(ct).ConfigureAwait(false);
+        }
+        var meter = CostMeter.Start();
+        long start = Stopwatch.GetTimestamp();
+        long deadline = options.Duration > TimeSpan.Zero ? start + StopwatchTicks.From(options.Duration) : long.MaxValue;
+        long[] ends = await Task.Run(() => lanes.Run((loop, token) => loop.RunAsync(start, deadline,
+            options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options, loop.Index, options.Count),
+            loop.Index == 0 ? progress : null, token), Timeout.InfiniteTimeSpan, ct), CancellationToken.None).ConfigureAwait(false);
+
+        long completed = loops.Sum(l => l.Recorder.Count);
+        long end = ends.Max();
+        var cost = meter.Stop(completed) with { Elapsed = Stopwatch.GetElapsedTime(start, end) };
         double? serverCpu = await server.StopAsync(ct).ConfigureAwait(false);
-        var recorder = LatencyRecorder.Combine([.. lanes.Select(l => l.Recorder)]);
-        return recorder.Result(lanes.Sum(l => l.Errors), cost, serverCpu) with
+        var recorder = LatencyRecorder.Combine([.. loops.Select(l => l.Recorder)]);
+        return recorder.Result(loops.Sum(l => l.Errors), cost, serverCpu) with
         {
-            ClientRequestsPerSecond = lanes.GroupBy(l => l.Index / options.InFlight)
-                .Select(client => client.Sum(l => l.Recorder.Count) / Stopwatch.GetElapsedTime(start.Value, client.Max(l => l.End)).TotalSeconds)
+            ClientRequestsPerSecond = loops.GroupBy(l => l.Index / options.InFlight)
+                .Select(client => client.Sum(l => l.Recorder.Count) / Stopwatch.GetElapsedTime(start, client.Max(l => ends[l.Index])).TotalSeconds)
                 .ToArray(),
             OfferedRate = options.Rate > 0 ? options.Rate : null,
-            Span = (start.Value, end),
+            Span = (start, end),
         };
     }
 
-    /// <summary>Waits for every lane; rethrows the first failure that is not a lane stopping because another failed.</summary>
-    private static async Task FirstFailureAsync(Task[] threads, CancellationToken ct)
+    /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says.</summary>
+    private static Task WarmUpAsync(RequestLoop loop, LoopOptions options, CancellationToken ct)
     {
-        try
-        {
-            await Task.WhenAll(threads).ConfigureAwait(false);
-        }
-        catch (Exception e)
-        {
-            ct.ThrowIfCancellationRequested();
-            ExceptionDispatchInfo.Throw(LaneFailure(threads) ?? e);
-        }
+        int requests = options.WarmupDuration > TimeSpan.Zero ? int.MaxValue // as many as the time allows
+            : options.Warmup == 0 ? 0 // none asked for: none
+            : Math.Max(1, Share(options, loop.Index, options.Warmup)); // at least one, so that every lane waits for a quiet JIT
+        return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => loop.RunAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
     }
 
-    /// <summary>The first lane's failure that is not its stopping because another lane failed.</summary>
-    private static Exception? LaneFailure(Task[] threads) =>
-        threads.Where(t => t.IsFaulted).Select(t => t.Exception!.InnerException!).FirstOrDefault(e => e is not OperationCanceledException);
-
-    /// <summary>One request loop's part in a run: warm-up, the wait for the start, then its share of the measured requests.</summary>
-    private sealed class Lane(RequestLoop loop, LoopOptions options)
-    {
-        public int Index => loop.Index;
-
-        public LatencyRecorder Recorder => loop.Recorder;
-
-        public long Errors => loop.Errors;
-
-        /// <summary>When its last reply came, in Stopwatch ticks.</summary>
-        public long End { get; private set; }
-
-        public async Task RunAsync(CountdownEvent ready, ManualResetEventSlim go, StrongBox<long> start, Action<double>? progress, CancellationToken ct)
-        {
-            await WarmUpAsync(ct).ConfigureAwait(false);
-            loop.Reset();
-            ready.Signal();
-            go.Wait(ct); // blocking: a lane whose transport completes inline keeps its own thread
-            long deadline = options.Duration > TimeSpan.Zero ? start.Value + StopwatchTicks.From(options.Duration) : long.MaxValue;
-            await loop.RunAsync(start.Value, deadline, options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options.Count), progress, ct)
-                .ConfigureAwait(false);
-            End = Stopwatch.GetTimestamp();
-        }
-
-        /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says.</summary>
-        private Task WarmUpAsync(CancellationToken ct)
-        {
-            int requests = options.WarmupDuration > TimeSpan.Zero ? int.MaxValue // as many as the time allows
-                : options.Warmup == 0 ? 0 // none asked for: none
-                : Math.Max(1, Share(options.Warmup)); // at least one, so that every lane waits for a quiet JIT
-            return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => loop.RunAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
-        }
-
-        /// <summary>This lane's part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>
-        private int Share(int total) => total / options.Lanes + (Index < total % options.Lanes ? 1 : 0);
-    }
+    /// <summary>Lane <paramref name="index"/>'s part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>
+    private static int Share(LoopOptions options, int index, int total) => total / options.Lanes + (index < total % options.Lanes ? 1 : 0);
 }
