@@ -1,5 +1,3 @@
-using IpcBench.Core.Harness.Hosting;
-
 namespace IpcBench.Reporting;
 
 /// <summary>
@@ -9,9 +7,6 @@ namespace IpcBench.Reporting;
 public static class CaseOptions
 {
     public static string Normalize(string? query) => Join(Parse(query));
-
-    /// <summary>The isolation a case names ("netns", "docker-bridge"), or null for a server run beside its client.</summary>
-    public static string? Isolation(string options) => Parse(options).FirstOrDefault(kv => kv.Key == Isolations.OptionName).Value;
 
     public static IReadOnlyList<KeyValuePair<string, string>> Parse(string? query)
     {

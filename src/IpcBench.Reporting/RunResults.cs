@@ -174,4 +174,9 @@ public sealed record CaseResult
 public sealed record LatencyFigures(double Min, double P50, double P90, double P99, double P999, double Max, double Mean);
 
 /// <param name="Size">The payload size, or null when no size of this transport ran.</param>
-public sealed record SkippedCase(string Transport, string Options, int? Size, string Reason);
+public sealed record SkippedCase(string Transport, string Options, int? Size, string Reason)
+{
+    /// <summary>The isolation it could not run in, as a case's key reads it; null beside its client.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public string? Isolation => CaseKey.Parse(Transport, Options, Size ?? 0, placement: "").Isolation;
+}

@@ -62,7 +62,7 @@ public class InProcessTests
         Assert.Contains("not IPC", e.Message);
 
         // 'ipcbench serve' refuses one: it would serve no one.
-        var refused = await Assert.ThrowsAsync<TransportException>(async () => await ServeRequest.StartAsync(name));
+        var refused = await Assert.ThrowsAsync<TransportException>(async () => await new ServeRequest(name).StartAsync());
         Assert.Contains("no server process", refused.Message);
     }
 }

@@ -13,7 +13,7 @@ public class ProcessModelTests
     [Fact]
     public async Task A_server_stops_cleanly_when_its_client_closes_stdin()
     {
-        var server = await ServeRequest.StartAsync("uds");
+        var server = await new ServeRequest("uds").StartAsync();
         string socketFile = Uri.UnescapeDataString(server.Address.AbsolutePath);
         Assert.True(File.Exists(socketFile));
         var watch = Stopwatch.StartNew();
@@ -57,8 +57,8 @@ public class ProcessModelTests
     [Fact]
     public async Task A_server_that_cannot_start_says_why()
     {
-        await using var first = await ServeRequest.StartAsync("tcp");
-        var e = await Assert.ThrowsAsync<TransportException>(() => ServeRequest.StartAsync("tcp", first.Address));
+        await using var first = await new ServeRequest("tcp").StartAsync();
+        var e = await Assert.ThrowsAsync<TransportException>(() => new ServeRequest("tcp") { Address = first.Address }.StartAsync());
         Assert.Contains("cannot listen", e.Message);
     }
 
@@ -71,15 +71,15 @@ public class ProcessModelTests
         try
         {
             var address = PathAddress.ToUri(transport, Path.Combine(dir, file));
-            var killed = await ServeRequest.StartAsync(transport, address);
+            var killed = await new ServeRequest(transport) { Address = address }.StartAsync();
             Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: no chance to remove its file
             await killed.DisposeAsync();
             Assert.True(File.Exists(Path.Combine(dir, file)), "a killed server's file should be left for this test");
 
-            await using var replacement = await ServeRequest.StartAsync(transport, address);
+            await using var replacement = await new ServeRequest(transport) { Address = address }.StartAsync();
             Assert.Equal(address.AbsolutePath, replacement.Address.AbsolutePath);
 
-            var e = await Assert.ThrowsAsync<TransportException>(() => ServeRequest.StartAsync(transport, address));
+            var e = await Assert.ThrowsAsync<TransportException>(() => new ServeRequest(transport) { Address = address }.StartAsync());
             Assert.Contains("already", e.Message);
         }
         finally
@@ -93,7 +93,7 @@ public class ProcessModelTests
     [InlineData("io=async")]
     public async Task Connecting_to_a_killed_pipe_servers_left_socket_file_fails_within_the_connect_timeout(string io)
     {
-        var killed = await ServeRequest.StartAsync("pipe");
+        var killed = await new ServeRequest("pipe").StartAsync();
         var address = killed.Address;
         Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: its socket file stays, and a connect to it is refused
         await killed.DisposeAsync();

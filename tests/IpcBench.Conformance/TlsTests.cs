@@ -81,7 +81,7 @@ public class TlsTests
         string temp = Directory.CreateTempSubdirectory("ipcbench-tmp-").FullName;
         try
         {
-            var server = await ServeRequest.StartAsync(transport, launcher: info =>
+            var server = await new ServeRequest(transport).StartAsync(launcher: info =>
             {
                 info.Environment["HOME"] = home;
                 info.Environment["TMPDIR"] = temp;

@@ -100,21 +100,8 @@ public abstract class KestrelEndpoint
 
         internal override async ValueTask<Binding> BindAsync(string scheme, Uri address, CancellationToken ct)
         {
-            string path = PrivateDirectory.Resolve(PathAddress.ToPath(address), out string? ownDirectory);
-            try
-            {
-                await StaleSocketFile.RemoveIfStaleAsync(path, ct).ConfigureAwait(false);
-            }
-            catch
-            {
-                PrivateDirectory.Remove(ownDirectory);
-                throw;
-            }
-            return new Binding((options, protocols) => options.ListenUnixSocket(path, protocols), _ => PathAddress.ToUri(scheme, path), () =>
-            {
-                PrivateDirectory.TryDeleteFile(path);
-                PrivateDirectory.Remove(ownDirectory);
-            });
+            var claim = await StaleSocketFile.ClaimAsync(PathAddress.ToPath(address), ct).ConfigureAwait(false);
+            return new Binding((options, protocols) => options.ListenUnixSocket(claim.Path, protocols), _ => PathAddress.ToUri(scheme, claim.Path), claim.Release);
         }
 
         /// <summary>A ConnectCallback that opens the socket, as Microsoft's inter-process gRPC article shows; the authority is a formality.</summary>

@@ -34,30 +34,25 @@ public sealed class UdsTransport : StreamTransport
 
     protected override async ValueTask<IStreamListener> ListenAsync(Uri address, EndpointOptions options, CancellationToken ct)
     {
-        string path = PrivateDirectory.Resolve(PathAddress.ToPath(address), out string? ownDirectory);
+        var claim = await StaleSocketFile.ClaimAsync(PathAddress.ToPath(address), ct).ConfigureAwait(false);
         var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
         {
-            CheckLength(path);
-            await StaleSocketFile.RemoveIfStaleAsync(path, ct).ConfigureAwait(false);
-            socket.Bind(new UnixDomainSocketEndPoint(path));
+            CheckLength(claim.Path);
+            socket.Bind(new UnixDomainSocketEndPoint(claim.Path));
             socket.Listen(AcceptLoop.Backlog);
         }
         catch (Exception e)
         {
             socket.Dispose();
-            PrivateDirectory.Remove(ownDirectory);
+            claim.GiveUp();
             if (e is SocketException)
             {
-                throw new TransportException($"cannot listen on {path}: {e.Message}", e);
+                throw new TransportException($"cannot listen on {claim.Path}: {e.Message}", e);
             }
             throw;
         }
-        return new SocketListener(socket, PathAddress.ToUri(Name, path), options.Io, static _ => { }, () =>
-        {
-            PrivateDirectory.TryDeleteFile(path);
-            PrivateDirectory.Remove(ownDirectory);
-        });
+        return new SocketListener(socket, PathAddress.ToUri(Name, claim.Path), options.Io, static _ => { }, claim.Release);
     }
 
     protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct)

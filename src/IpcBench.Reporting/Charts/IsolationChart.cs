@@ -11,7 +11,7 @@ public static class IsolationChart
 {
     public const string FileName = "isolation.svg";
 
-    private static string IsolationOf(CaseResult c) => IsolationTable.IsolationOf(c.Options);
+    private static string IsolationOf(CaseResult c) => IsolationTable.IsolationOf(c.Key);
 
     public static bool Applies(RunResults run) => RunDigest.Of(run, CaseKind.Steady).Select(IsolationOf).Distinct().Count() > 1;
 
@@ -20,7 +20,7 @@ public static class IsolationChart
         var cases = RunDigest.Of(run, CaseKind.Steady);
         var isolations = cases.Select(IsolationOf).Distinct().OrderBy(i => i == IsolationTable.Bare ? 0 : 1).ToList();
         string Name(string isolation) => isolation == IsolationTable.Bare ? "bare" : isolation;
-        var others = cases.Select(c => IsolationTable.WithoutIsolation(c.Options)).ToList();
+        var others = cases.Select(c => IsolationTable.WithoutIsolation(c.Key)).ToList();
         string common = CaseOptions.Common(others);
         var groups = cases.Select((c, i) => (Case: c, Others: others[i]))
             .GroupBy(x => (x.Case.Transport, x.Others, x.Case.Size))

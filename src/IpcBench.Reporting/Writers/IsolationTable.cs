@@ -15,14 +15,14 @@ public static class IsolationTable
     /// <summary>The table, when the run holds more than one isolation.</summary>
     internal static ReportSection? Section(RunResults run)
     {
-        var cases = run.Cases.Select(c => (Case: c, Isolation: IsolationOf(c.Options), Others: WithoutIsolation(c.Options))).ToList();
+        var cases = run.Cases.Select(c => (Case: c, Isolation: IsolationOf(c.Key), Others: WithoutIsolation(c.Key))).ToList();
         var isolations = cases.Select(c => c.Isolation).Distinct().OrderBy(i => i == Bare ? 0 : 1).ToList();
         if (isolations.Count < 2)
         {
             return null;
         }
         var notSupported = run.Skipped.Where(s => s.Size is null)
-            .ToDictionary(s => (s.Transport, IsolationOf(s.Options)), s => s.Reason);
+            .ToDictionary(s => (s.Transport, s.Isolation ?? Bare), s => s.Reason);
         string common = CaseOptions.Common(cases.Select(c => c.Others));
 
         var table = new Table(["transport", "size", .. isolations.Select(i => i == Bare ? "bare" : i)]);
@@ -46,7 +46,8 @@ public static class IsolationTable
         return new ReportSection("Isolation: p50 / p99 (us), and p50 as a ratio to bare", [], table, after);
     }
 
-    public static string IsolationOf(string options) => CaseOptions.Isolation(options) ?? Bare;
+    public static string IsolationOf(CaseKey key) => key.Isolation ?? Bare;
 
-    public static string WithoutIsolation(string options) => CaseOptions.Without(options, $"{Core.Harness.Hosting.Isolations.OptionName}={IsolationOf(options)}");
+    /// <summary>A case's options but its isolation: what its row of the table is.</summary>
+    public static string WithoutIsolation(CaseKey key) => (key with { Isolation = null }).Options;
 }

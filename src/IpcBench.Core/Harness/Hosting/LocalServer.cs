@@ -53,8 +53,8 @@ public sealed class LocalServer : IAsyncDisposable
         {
             var address = transport.DefaultAddress();
             var bind = AddressQuery.With(space?.BindAddress(address) ?? address, serverOptions);
-            var process = await ServeRequest.StartAsync(transport.Name, bind, cpu, forwardStderr,
-                launcher: space is null ? null : space.Wrap, ct: ct, replySize: replySize).ConfigureAwait(false);
+            var process = await new ServeRequest(transport.Name) { Address = bind, Cpu = cpu, ReplySize = replySize }
+                .StartAsync(forwardStderr, launcher: space is null ? null : space.Wrap, ct: ct).ConfigureAwait(false);
             return new LocalServer(process, space);
         }
         catch when (space is not null)

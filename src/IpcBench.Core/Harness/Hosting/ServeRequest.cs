@@ -49,18 +49,14 @@ public sealed record ServeRequest(string Transport)
         yield return ParentPidOption; yield return Invariant(ParentPid);
     }
 
-    /// <summary>Starts an <c>ipcbench serve</c> of <paramref name="transport"/> and waits for it to be ready.</summary>
-    /// <param name="address">The address to bind, or null for the transport's default.</param>
-    /// <param name="cpu">The CPU to pin the server to, or null.</param>
+    /// <summary>Starts this <c>ipcbench serve</c> and waits for it to be ready.</summary>
     /// <param name="forwardStderr">Where the server's stderr lines go as they arrive (null: kept only).</param>
     /// <param name="launcher">Turns the server's command into the one to run, e.g. inside a <see cref="NetworkNamespace"/>.</param>
-    /// <param name="replySize">Replies of this size instead of echoes.</param>
-    public static Task<ServerProcess> StartAsync(string transport, Uri? address = null, int? cpu = null,
-        Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, Func<ProcessStartInfo, ProcessStartInfo>? launcher = null,
-        CancellationToken ct = default, int? replySize = null)
+    public Task<ServerProcess> StartAsync(Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null,
+        Func<ProcessStartInfo, ProcessStartInfo>? launcher = null, CancellationToken ct = default)
     {
-        var info = new ServeRequest(transport) { Address = address, Cpu = cpu, ReplySize = replySize }.StartInfo();
-        return ServerProcess.StartAsync(launcher?.Invoke(info) ?? info, $"the {transport} server", forwardStderr, readyTimeout, ct);
+        var info = StartInfo();
+        return ServerProcess.StartAsync(launcher?.Invoke(info) ?? info, $"the {Transport} server", forwardStderr, readyTimeout, ct);
     }
 
     /// <summary>How to start it: the <c>ipcbench</c> that <see cref="ServerCommand"/> finds, with <see cref="Arguments"/>.</summary>
