@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the IpcBench tests on a fresh Debian/Ubuntu machine: installs and starts what the
-# transports under test need (libzmq5 for zmq-libzmq, a RabbitMQ broker for amqp, Mono with its WCF
-# for the wcf host), the Python modules of the interop tests (gRPC and ZeroMQ clients in another
+# transports under test need (libzmq5 for zmq-libzmq, a RabbitMQ broker for amqp, a nats-server for nats,
+# Mono with its WCF for the wcf host), the Python modules of the interop tests (gRPC and ZeroMQ clients in another
 # language) and Chromium (report.html is opened in it, headless), then dotnet test, then checks that
 # the tests left nothing behind (tests/leftovers.sh).
 # Needs root (or sudo) for the installs; with everything already there it installs nothing.
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-packages="libzmq5 rabbitmq-server mono-runtime libmono-system-servicemodel4.0a-cil python3-grpcio python3-grpc-tools python3-zmq chromium"
+packages="libzmq5 rabbitmq-server nats-server mono-runtime libmono-system-servicemodel4.0a-cil python3-grpcio python3-grpc-tools python3-zmq chromium"
 if ! dpkg -s $packages >/dev/null 2>&1; then
   echo "== installing $packages"
   $sudo apt-get update -q
@@ -21,6 +21,15 @@ if ! $sudo rabbitmqctl -q status >/dev/null 2>&1; then
   timeout 120 $sudo service rabbitmq-server start
 fi
 timeout 60 $sudo rabbitmqctl -q await_startup --timeout 50
+nats_answers() { timeout 2 bash -c '</dev/tcp/127.0.0.1/4222' 2>/dev/null; }
+if ! nats_answers; then
+  echo "== starting nats-server"
+  # Debian starts it through systemd only; by hand it runs in the foreground, so it goes to the background here,
+  # on loopback, and stays for the next run as the broker does.
+  $sudo setsid nats-server -a 127.0.0.1 -p 4222 -P /tmp/nats-server.pid </dev/null >/tmp/nats-server.log 2>&1 &
+  for _ in $(seq 50); do nats_answers && break; sleep 0.2; done
+  nats_answers || { cat /tmp/nats-server.log >&2; echo "nats-server did not start" >&2; exit 1; }
+fi
 
 before=$(mktemp)
 trap 'rm -f "$before"' EXIT

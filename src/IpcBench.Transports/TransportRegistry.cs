@@ -4,6 +4,7 @@ using IpcBench.Transports.Grpc;
 using IpcBench.Transports.Http;
 using IpcBench.Transports.InProcess;
 using IpcBench.Transports.JsonRpc;
+using IpcBench.Transports.Nats;
 using IpcBench.Transports.Pipes;
 using IpcBench.Transports.RabbitMQ;
 using IpcBench.Transports.SharedMemory;
@@ -35,6 +36,7 @@ public static class TransportRegistry
         new LibZmqTransport(),
         AmqpTransport.Transient,
         AmqpTransport.Confirmed,
+        NatsTransport.Core,
         HttpTransport.Http1,
         HttpTransport.Http2,
         GrpcTransport.Tcp,

@@ -38,7 +38,7 @@ public class HostileClientTests(ITestOutputHelper output)
         ["zmq-libzmq"] = (1, "libzmq 4.3.4's REP socket answers a connected client no more after five garbage connections at once (two pass)"),
     };
 
-    /// <summary>Every transport whose server listens itself: not the broker's clients (amqp), not shared memory (MmfTests lie in the channel).</summary>
+    /// <summary>Every transport whose server listens itself: not a broker's clients (amqp, nats), not shared memory (MmfTests lie in the channel).</summary>
     public static TheoryData<string> Listeners =>
         [.. TransportCases.Runnable.Where(t => !t.Capabilities.Has(TransportFeatures.Brokered) && t.Name != "mmf").Select(t => t.Name)];
 

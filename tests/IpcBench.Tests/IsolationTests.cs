@@ -146,9 +146,9 @@ public class IsolationTests
         }
     }
 
-    /// <summary>Transports that cross a network, whose server a namespace can hold (amqp's is the broker, outside it).</summary>
+    /// <summary>Transports that cross a network, whose server a namespace can hold (not a broker's client: the broker is outside it).</summary>
     public static TheoryData<string> Networked => [.. IpcBench.Transports.TransportRegistry.All
-        .Where(t => t.UnsupportedReason is null && t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.CrossHost) && !t.Name.StartsWith("amqp", StringComparison.Ordinal))
+        .Where(t => t.UnsupportedReason is null && t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.CrossHost) && !t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.Brokered))
         .Select(t => t.Name)];
 
     /// <summary>
