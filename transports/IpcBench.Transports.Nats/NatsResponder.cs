@@ -45,20 +45,22 @@ internal sealed class NatsResponder : IServer
                 Log.Warn("nats server: dropped a request without a reply subject");
                 continue;
             }
-            var payload = body.Memory;
-            int capacity = _handler.ReplyCapacity(payload.Length);
-            if (_reply.Length < capacity)
-            {
-                _reply = new byte[Math.Max(capacity, 2 * _reply.Length)];
-            }
-            int length = _handler(payload.Span, _reply);
             try
             {
+                var payload = body.Memory;
+                int capacity = _handler.ReplyCapacity(payload.Length);
+                if (_reply.Length < capacity)
+                {
+                    _reply = new byte[Math.Max(capacity, 2 * _reply.Length)];
+                }
+                int length = _handler(payload.Span, _reply);
                 await request.ReplyAsync<ReadOnlyMemory<byte>>(_reply.AsMemory(0, length)).ConfigureAwait(false);
             }
-            catch (NatsException e)
+            catch (Exception e) when (e is not OperationCanceledException)
             {
-                Log.Warn($"nats server: a reply was not sent: {e.Message}"); // the client times out, as with any lost reply
+                // One request's failure is its client's (it times out, as with any lost reply): every client shares
+                // this loop, which goes on.
+                Log.Warn($"nats server: a request went unanswered: {e.Message}");
             }
         }
     }
