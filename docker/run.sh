@@ -101,6 +101,14 @@ if ! timeout 10 docker info >/dev/null 2>&1; then
   engine_start "$work/engine"
 fi
 
+# -- pairs of a run.sh that is gone and left no work folder to say so (the engine's data root outlives both)
+for gone in $( { docker ps -a --format '{{.Label "com.docker.compose.project"}}'
+                 docker network ls --format '{{.Label "com.docker.compose.project"}}'; } 2>/dev/null | sort -u); do
+  [[ "$gone" =~ ^ipcbench-run-([0-9]+)$ ]] && ! kill -0 "${BASH_REMATCH[1]}" 2>/dev/null || continue
+  echo "== removing the pairs of run.sh ${BASH_REMATCH[1]} (it is gone)"
+  pairs_down "$gone"
+done
+
 # -- the image, and the same build on the host for the bare and namespace runs
 route=${IPCBENCH_IMAGE_ROUTE:-auto}
 if [ "$route" = auto ]; then
