@@ -78,11 +78,7 @@ public sealed class NatsTransport : ITransport
     {
         var values = OptionValues.Parse(address, this);
         var options = EndpointOptions.From(values);
-        string subject = values[Subject];
-        if (subject.Length == 0)
-        {
-            throw new ArgumentException($"{AddressQuery.WithoutQuery(address)} names no server subject: the server's READY address has ?subject=");
-        }
+        string subject = values.Required(Subject, address);
         var peer = NatsBroker.Public(address);
         var requester = new NatsRequester(await ConnectAsync(address, options, "ipcbench client", ct).ConfigureAwait(false), subject, $"{peer} ({subject})");
         // A publish proves nothing: one request answered shows that a server subscribes to the subject.

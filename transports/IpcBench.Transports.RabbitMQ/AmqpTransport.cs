@@ -87,11 +87,7 @@ public sealed class AmqpTransport : ITransport
     {
         var values = OptionValues.Parse(address, this);
         var options = EndpointOptions.From(values);
-        string queue = values[Queue];
-        if (queue.Length == 0)
-        {
-            throw new ArgumentException($"{AddressQuery.WithoutQuery(address)} names no server queue: the server's READY address has ?queue=");
-        }
+        string queue = values.Required(Queue, address);
         var factory = Broker.Factory(address, options.ConnectTimeout, "ipcbench client");
         var connection = await ConnectAsync(factory, address, ct).ConfigureAwait(false);
         try

@@ -56,6 +56,13 @@ public sealed class OptionValues
 
     public bool IsGiven(TransportOption option) => _given.ContainsKey(option.Name);
 
+    /// <summary>
+    /// The value of an address option a client cannot do without (a brokered server's queue or subject, which only its
+    /// READY address names), or a refusal that says where it comes from.
+    /// </summary>
+    public string Required(TransportOption option, Uri address) => this[option] is { Length: > 0 } value ? value
+        : throw new ArgumentException($"{AddressQuery.WithoutQuery(address)} names no server {option.Name}: the server's READY address has ?{option.Name}=");
+
     public TimeSpan Duration(TransportOption option) => Quantities.ParseDuration(option.Name, this[option]);
 
     public int Number(TransportOption option) => int.Parse(this[option], CultureInfo.InvariantCulture);
