@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the IpcBench tests on a fresh Debian/Ubuntu machine: installs and starts what the
 # transports under test need (libzmq5 for zmq-libzmq, a RabbitMQ broker for amqp, a nats-server for nats,
+# a redis-server for redis and redis-uds,
 # Mono with its WCF for the wcf host), the Python modules of the interop tests (gRPC and ZeroMQ clients in another
 # language) and Chromium (report.html is opened in it, headless), then dotnet test, then checks that
 # the tests left nothing behind (tests/leftovers.sh).
@@ -9,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-packages="libzmq5 rabbitmq-server nats-server mono-runtime libmono-system-servicemodel4.0a-cil python3-grpcio python3-grpc-tools python3-zmq chromium"
+packages="libzmq5 rabbitmq-server nats-server redis-server mono-runtime libmono-system-servicemodel4.0a-cil python3-grpcio python3-grpc-tools python3-zmq chromium"
 if ! dpkg -s $packages >/dev/null 2>&1; then
   echo "== installing $packages"
   $sudo apt-get update -q
@@ -29,6 +30,18 @@ if ! nats_answers; then
   $sudo setsid nats-server -a 127.0.0.1 -p 4222 -P /tmp/nats-server.pid </dev/null >/tmp/nats-server.log 2>&1 &
   for _ in $(seq 50); do nats_answers && break; sleep 0.2; done
   nats_answers || { cat /tmp/nats-server.log >&2; echo "nats-server did not start" >&2; exit 1; }
+fi
+redis_socket=/run/redis/redis-server.sock
+redis_answers() { timeout 2 redis-cli -s "$redis_socket" ping >/dev/null 2>&1 && timeout 2 redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; }
+if ! redis_answers; then
+  echo "== starting redis-server"
+  # By hand, as nats-server: on loopback and on the Unix socket Debian's redis.conf suggests (owner-only), with no
+  # snapshot on disk; it stays for the next run.
+  $sudo mkdir -p "$(dirname "$redis_socket")"
+  $sudo redis-server --bind 127.0.0.1 --port 6379 --unixsocket "$redis_socket" --unixsocketperm 700 --save '' --appendonly no \
+    --dir /tmp --daemonize yes --pidfile /tmp/redis-server.pid --logfile /tmp/redis-server.log
+  for _ in $(seq 50); do redis_answers && break; sleep 0.2; done
+  redis_answers || { cat /tmp/redis-server.log >&2; echo "redis-server did not start, or one without $redis_socket holds port 6379" >&2; exit 1; }
 fi
 
 before=$(mktemp)

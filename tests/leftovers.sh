@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What IpcBench could leave behind, one line each: its processes (servers, client processes, the Mono WCF host), its
 # files in the temp directory and /dev/shm (socket files, named pipes, shared memory, private directories), network
-# namespaces, veth links, containers and broker queues.
+# namespaces, veth links, containers, broker queues, and Redis channels and keys.
 #   tests/leftovers.sh list          prints them now
 #   tests/leftovers.sh since FILE    prints those not in FILE (an earlier list), waiting up to 20 s for them to go:
 #                                    a stopping server, a durable queue set to expire; exit 1 if any stay
@@ -24,6 +24,10 @@ list() {
   fi
   if command -v rabbitmqctl >/dev/null && timeout 10 rabbitmqctl -q status >/dev/null 2>&1; then
     timeout 20 rabbitmqctl -q list_queues name 2>/dev/null | awk 'NR > 1 || $1 != "name" { print "queue " $1 }'
+  fi
+  if command -v redis-cli >/dev/null && timeout 2 redis-cli ping >/dev/null 2>&1; then
+    timeout 5 redis-cli --raw PUBSUB CHANNELS 'ipcbench*' | awk 'NF { print "redis-channel " $1 }'
+    timeout 5 redis-cli --raw --scan | awk 'NF { print "redis-key " $1 }'
   fi
 }
 

@@ -7,6 +7,7 @@ using IpcBench.Transports.JsonRpc;
 using IpcBench.Transports.Nats;
 using IpcBench.Transports.Pipes;
 using IpcBench.Transports.RabbitMQ;
+using IpcBench.Transports.Redis;
 using IpcBench.Transports.SharedMemory;
 using IpcBench.Transports.SignalR;
 using IpcBench.Transports.Sockets;
@@ -37,6 +38,8 @@ public static class TransportRegistry
         AmqpTransport.Transient,
         AmqpTransport.Confirmed,
         NatsTransport.Core,
+        RedisTransport.Tcp,
+        RedisTransport.UnixSocket,
         HttpTransport.Http1,
         HttpTransport.Http2,
         GrpcTransport.Tcp,

@@ -198,7 +198,7 @@ public class ConformanceTests
 
         // A killed server cannot remove its files: the next server removes them.
         await (await TestServer.StartAsync(transport, variant)).DisposeAsync();
-        foreach (string file in ServerFiles.Of(server.Process.Address))
+        foreach (string file in ServerFiles.Of(server))
         {
             Assert.False(File.Exists(file), $"{file} of the killed server is left behind");
         }
@@ -216,7 +216,7 @@ public class ConformanceTests
         await server.DisposeAsync();
 
         Assert.Equal(0, server.Process.ExitCode);
-        foreach (string file in ServerFiles.Of(server.Process.Address))
+        foreach (string file in ServerFiles.Of(server))
         {
             Assert.False(File.Exists(file), $"{file} is left behind");
             Assert.False(Directory.Exists(Path.GetDirectoryName(file)) && Path.GetFileName(Path.GetDirectoryName(file)!).StartsWith("ipcbench-"),

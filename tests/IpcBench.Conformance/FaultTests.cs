@@ -39,7 +39,7 @@ public class FaultTests
         {
             await server.DisposeAsync();
         }
-        foreach (string file in ServerFiles.Of(server.Process.Address))
+        foreach (string file in ServerFiles.Of(server))
         {
             Assert.False(File.Exists(file), $"{file} is left behind");
         }
@@ -58,7 +58,7 @@ public class FaultTests
             return; // SIGSTOP
         }
         var server = await TestServer.StartAsync(transport);
-        var files = ServerFiles.Of(server.Process.Address).Where(File.Exists).ToList();
+        var files = ServerFiles.Of(server).Where(File.Exists).ToList();
         if (files.Count == 0)
         {
             await server.DisposeAsync();

@@ -15,6 +15,7 @@ public class CredentialTests
     [Theory]
     [InlineData("amqp://guest:guest@localhost:5672/", "amqp://***@localhost:5672/")]
     [InlineData("nats://s3cret-token@127.0.0.1:4222/?subject=ipcbench.x", "nats://***@127.0.0.1:4222/?subject=ipcbench.x")]
+    [InlineData("redis://:s3cret@127.0.0.1:6379/?channel=ipcbench:x", "redis://***@127.0.0.1:6379/?channel=ipcbench:x")]
     [InlineData("--server 'amqp://u:p%40ss@host/?queue=q' --count 5", "--server 'amqp://***@host/?queue=q' --count 5")]
     [InlineData("could not connect to tcp://u:p@ss@127.0.0.1:1/: refused", "could not connect to tcp://***@127.0.0.1:1/: refused")]
     [InlineData("uds://u@/tmp/s.sock and http://a:b@h:80/x?y=z@w", "uds://***@/tmp/s.sock and http://***@h:80/x?y=z@w")]
@@ -118,6 +119,7 @@ public class CredentialTests
     [InlineData("ping", "--transport", "tcp", "--server", "tcp://user:PASSWORD@127.0.0.1:1/")]
     [InlineData("ping", "--transport", "amqp", "--server", "amqp://user:PASSWORD@127.0.0.1:5672/")]
     [InlineData("ping", "--transport", "nats", "--server", "nats://user:PASSWORD@127.0.0.1:4222/")] // no subject: the error quotes the address
+    [InlineData("ping", "--transport", "redis", "--server", "redis://user:PASSWORD@127.0.0.1:6379/")] // no channel: the error quotes the address
     [InlineData("serve", "--transport", "uds", "--address", "uds://user:PASSWORD@/tmp/s.sock")]
     [InlineData("serve", "--transport", "tcp", "--address", "tcp://user:PASS@WORD@256.0.0.1:0")]
     public async Task An_error_about_an_address_masks_its_user_info(params string[] args)

@@ -56,7 +56,7 @@ public enum TransportFamily
     Sockets,
     /// <summary>Same-machine only: named pipes, shared memory.</summary>
     Local,
-    /// <summary>Message queues and brokers: ZeroMQ, AMQP, NATS.</summary>
+    /// <summary>Message queues and brokers: ZeroMQ, AMQP, NATS, Redis.</summary>
     Messaging,
     /// <summary>RPC frameworks (gRPC, SignalR, JSON-RPC, WCF) and the plain HTTP under some of them.</summary>
     Rpc,

@@ -1,0 +1,102 @@
+using System.Net;
+using System.Net.Sockets;
+using StackExchange.Redis;
+
+namespace IpcBench.Transports.Redis;
+
+/// <summary>
+/// Where the redis-server is and how to log in. Addresses carry the endpoint (host and port, or the socket file's
+/// path), never a password: credentials come from the address's user part if given ("user:password@", ":password@" or
+/// "password@"), else from <c>IPCBENCH_REDIS_URL</c>'s, else none (a redis-server without requirepass or ACL users).
+/// Nothing IpcBench prints or reports contains them.
+/// </summary>
+internal static class RedisBroker
+{
+    public const string UrlVariable = "IPCBENCH_REDIS_URL";
+    public const string SocketVariable = "IPCBENCH_REDIS_SOCKET";
+    private const int DefaultPort = 6379;
+
+    /// <summary>Where Debian's redis.conf suggests the Unix socket (its <c>unixsocket</c> line, commented out by default).</summary>
+    private const string DefaultSocket = "/run/redis/redis-server.sock";
+
+    private static Uri ConfiguredUrl => new(Environment.GetEnvironmentVariable(UrlVariable) is { Length: > 0 } v ? v : $"redis://127.0.0.1:{DefaultPort}");
+
+    private static string ConfiguredSocket => Environment.GetEnvironmentVariable(SocketVariable) is { Length: > 0 } v ? v : DefaultSocket;
+
+    /// <summary>The configured server as an IpcBench address of <paramref name="scheme"/>, without credentials.</summary>
+    public static Uri DefaultAddress(string scheme, bool unixSocket) =>
+        unixSocket ? new Uri($"{scheme}://{ConfiguredSocket}") : new Uri($"{scheme}://{Describe(ConfiguredUrl, false)}");
+
+    /// <summary>The address as it may be shown: scheme and endpoint, no credentials, no query.</summary>
+    public static Uri Public(Uri address, bool unixSocket) => new($"{address.Scheme}://{Describe(address, unixSocket)}");
+
+    /// <summary>host:port or the socket's path, for messages: never the credentials.</summary>
+    public static string Describe(Uri address, bool unixSocket) =>
+        unixSocket ? SocketPath(address) : $"{Host(address)}:{(address.Port > 0 ? address.Port : DefaultPort)}";
+
+    /// <summary>
+    /// A multiplexer's options: one connect attempt within <paramref name="connectTimeout"/> that throws when it fails,
+    /// commands failing at once while disconnected rather than queued for a reconnect (a lost server is an error to
+    /// report, not to hide), and none awaited longer than <paramref name="requestTimeout"/>.
+    /// </summary>
+    public static ConfigurationOptions Options(Uri address, bool unixSocket, TimeSpan connectTimeout, TimeSpan requestTimeout, string name)
+    {
+        var options = new ConfigurationOptions
+        {
+            ClientName = name,
+            AbortOnConnectFail = true,
+            ConnectRetry = 1,
+            ConnectTimeout = Milliseconds(connectTimeout),
+            SyncTimeout = Milliseconds(requestTimeout),
+            AsyncTimeout = Milliseconds(requestTimeout),
+            BacklogPolicy = BacklogPolicy.FailFast,
+        };
+        options.EndPoints.Add(Endpoint(address, unixSocket));
+        string userInfo = address.UserInfo.Length > 0 ? address.UserInfo : ConfiguredUrl.UserInfo;
+        if (userInfo.Length > 0)
+        {
+            string[] parts = userInfo.Split(':', 2);
+            (options.User, options.Password) = parts.Length == 2
+                ? (parts[0].Length > 0 ? Uri.UnescapeDataString(parts[0]) : null, Uri.UnescapeDataString(parts[1]))
+                : (null, Uri.UnescapeDataString(userInfo));
+        }
+        return options;
+    }
+
+    /// <summary>Null when the configured redis-server accepts connections; otherwise why not, and how to start one.</summary>
+    public static string? Unreachable(bool unixSocket)
+    {
+        var endpoint = Endpoint(DefaultAddress("redis", unixSocket), unixSocket);
+        try
+        {
+            using var probe = unixSocket ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified) : new Socket(SocketType.Stream, ProtocolType.Tcp);
+            if (probe.ConnectAsync(endpoint).Wait(TimeSpan.FromSeconds(1)))
+            {
+                return null;
+            }
+        }
+        catch (Exception e) when (e is AggregateException or SocketException)
+        {
+        }
+        string where = unixSocket ? $"at {ConfiguredSocket} (set {SocketVariable}" : $"at {Describe(ConfiguredUrl, false)} (set {UrlVariable}";
+        return $"no redis-server answers {where}, or start one: apt-get install redis-server && " +
+               $"redis-server --bind 127.0.0.1 --unixsocket {DefaultSocket} --unixsocketperm 700 --save '' --daemonize yes)";
+    }
+
+    private static EndPoint Endpoint(Uri address, bool unixSocket)
+    {
+        if (unixSocket)
+        {
+            return new UnixDomainSocketEndPoint(SocketPath(address));
+        }
+        int port = address.Port > 0 ? address.Port : DefaultPort;
+        return IPAddress.TryParse(Host(address), out var ip) ? new IPEndPoint(ip, port) : new DnsEndPoint(address.Host, port);
+    }
+
+    private static string SocketPath(Uri address) => Uri.UnescapeDataString(address.AbsolutePath);
+
+    // redis-server binds IPv4 loopback by default: "localhost" could resolve to ::1 first.
+    private static string Host(Uri address) => address.Host == "localhost" ? "127.0.0.1" : address.Host;
+
+    private static int Milliseconds(TimeSpan wait) => (int)Math.Min(int.MaxValue, Math.Ceiling(wait.TotalMilliseconds));
+}

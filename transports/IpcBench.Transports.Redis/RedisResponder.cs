@@ -1,0 +1,89 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
+using StackExchange.Redis;
+using IServer = IpcBench.Core.Contract.IServer;
+
+namespace IpcBench.Transports.Redis;
+
+/// <summary>
+/// Subscribes to the request channel and publishes each reply to the channel its request names. A channel is no more
+/// than a name on the redis-server: unsubscribing, or the connection ending (the server killed), leaves no key and no
+/// subscription there.
+/// </summary>
+internal sealed class RedisResponder : IServer
+{
+    private readonly ConnectionMultiplexer _redis;
+    private readonly ISubscriber _subscriber;
+    private readonly RedisChannel _channel;
+    private readonly RequestHandler _handler;
+    private ReplyChannel? _lastReplyChannel;
+
+    private RedisResponder(ConnectionMultiplexer redis, RedisChannel channel, Uri address, RequestHandler handler)
+    {
+        _redis = redis;
+        _subscriber = redis.GetSubscriber();
+        _channel = channel;
+        _handler = handler;
+        Address = address;
+    }
+
+    public Uri Address { get; }
+
+    public static async Task<RedisResponder> StartAsync(ConnectionMultiplexer redis, string channel, Uri address, RequestHandler handler, CancellationToken ct)
+    {
+        var responder = new RedisResponder(redis, RedisChannel.Literal(channel), address, handler);
+        // SUBSCRIBE is acknowledged: once this returns, the redis-server delivers the channel's messages to us.
+        await responder._subscriber.SubscribeAsync(responder._channel, responder.OnRequest).WaitAsync(ct).ConfigureAwait(false);
+        return responder;
+    }
+
+    // The library calls this for each message, in no guaranteed order; each reply has its own buffer.
+    private void OnRequest(RedisChannel channel, RedisValue message) => _ = AnswerAsync(message);
+
+    private async Task AnswerAsync(ReadOnlyMemory<byte> message)
+    {
+        try
+        {
+            var (replyChannel, id, payload) = RedisMessages.ReadRequest(message);
+            byte[] reply = ArrayPool<byte>.Shared.Rent(RedisMessages.IdLength + _handler.ReplyCapacity(payload.Length));
+            BinaryPrimitives.WriteInt64LittleEndian(reply, id);
+            int length = _handler(payload.Span, reply.AsSpan(RedisMessages.IdLength));
+            await _subscriber.PublishAsync(ReplyTo(replyChannel.Span), reply.AsMemory(0, RedisMessages.IdLength + length)).ConfigureAwait(false);
+            ArrayPool<byte>.Shared.Return(reply);
+        }
+        catch (Exception e)
+        {
+            // One request's failure is its client's (it times out, as with any lost reply); the others go on.
+            Log.Warn($"redis server: a request went unanswered: {e.Message}");
+        }
+    }
+
+    /// <summary>The reply channel's name as the library takes it, made once per client rather than once per request.</summary>
+    private RedisChannel ReplyTo(ReadOnlySpan<byte> name)
+    {
+        var last = _lastReplyChannel;
+        if (last is null || !name.SequenceEqual(last.Name))
+        {
+            byte[] copy = name.ToArray();
+            _lastReplyChannel = last = new ReplyChannel(copy, new RedisChannel(copy, RedisChannel.PatternMode.Literal));
+        }
+        return last.Channel;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            await _subscriber.UnsubscribeAsync(_channel).WaitAsync(IServer.StopTimeout).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is RedisException or TimeoutException)
+        {
+            Log.Warn($"redis server: unsubscribing failed ({e.Message}); the channel goes with the connection");
+        }
+        await RedisTransport.CloseAsync(_redis).ConfigureAwait(false);
+    }
+
+    private sealed record ReplyChannel(byte[] Name, RedisChannel Channel);
+}

@@ -1,0 +1,139 @@
+using IpcBench.Core.Contract;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Kit;
+using StackExchange.Redis;
+using IConnection = IpcBench.Core.Contract.IConnection;
+using IServer = IpcBench.Core.Contract.IServer;
+
+namespace IpcBench.Transports.Redis;
+
+/// <summary>
+/// Request/reply through a redis-server's pub/sub, through StackExchange.Redis, over TCP or the server's Unix socket.
+/// Pub/sub rather than a list with a blocking pop: StackExchange.Redis multiplexes every caller over one connection
+/// and so, by design, runs no blocking command (BLPOP would stall them all); the pattern it documents instead wakes
+/// the reader by pub/sub, and a request/reply that needs no persistence can carry its payload in that message itself.
+/// Two server hops per round trip, as with NATS; at-most-once, and a request that finds no subscriber is reported at
+/// once (PUBLISH says how many received it).
+/// </summary>
+public sealed class RedisTransport : ITransport
+{
+    public static RedisTransport Tcp { get; } = new("redis", unixSocket: false);
+
+    public static RedisTransport UnixSocket { get; } = new("redis-uds", unixSocket: true);
+
+    /// <summary>
+    /// The largest payload sent: far below the redis-server's 512 MB bulk limit and its 32 MB hard limit on a
+    /// subscriber's pending output (past which it drops the subscriber), as the other brokered transports' 16 MiB.
+    /// </summary>
+    public const int MaxPayload = Core.Kit.Framing.LengthPrefix.DefaultMaxPayload;
+
+    /// <summary>The server's request channel, which the server names in the address it reports.</summary>
+    internal static readonly TransportOption Channel = TransportOption.Text("channel",
+        "the server's request channel (a server names its own unless given one, e.g. for a client in another container)", OptionScope.Address);
+
+    private readonly bool _unixSocket;
+
+    /// <summary>Set once a redis-server answered; until then each question asks again, since one still starting may come.</summary>
+    private bool _serverAnswered;
+
+    private RedisTransport(string name, bool unixSocket)
+    {
+        Name = name;
+        _unixSocket = unixSocket;
+    }
+
+    public string Name { get; }
+
+    public string Description => _unixSocket
+        ? "Redis pub/sub request/reply through a redis-server's Unix socket (two server hops)"
+        : "Redis pub/sub request/reply through a redis-server over TCP (two server hops)";
+
+    public TransportFamily Family => TransportFamily.Messaging;
+
+    public string? UnsupportedReason
+    {
+        get
+        {
+            string? unreachable = _serverAnswered ? null : RedisBroker.Unreachable(_unixSocket);
+            _serverAnswered = unreachable is null;
+            return unreachable;
+        }
+    }
+
+    /// <summary>Requests on one connection are independent: their ids tell the replies apart.</summary>
+    public TransportCapabilities Capabilities => new(
+        TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.Brokered | TransportFeatures.Pipelined
+            | (_unixSocket ? TransportFeatures.None : TransportFeatures.CrossHost),
+        MaxPayload);
+
+    /// <summary>The client awaits the library's async calls: there is no blocking mode to vary.</summary>
+    public IReadOnlyList<TransportOption> Options => [Channel];
+
+    public Uri DefaultAddress() => RedisBroker.DefaultAddress(Name, _unixSocket);
+
+    public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
+    {
+        var options = EndpointOptions.Parse(address, this);
+        var redis = await ConnectAsync(address, options, "ipcbench-server", ct).ConfigureAwait(false);
+        try
+        {
+            string channel = OptionValues.Parse(address, this)[Channel] is { Length: > 0 } given ? given : $"ipcbench:{Core.Kit.Files.PrivateDirectory.UniqueName()}";
+            var reported = AddressQuery.With(RedisBroker.Public(address, _unixSocket), Channel.Name, channel);
+            return await RedisResponder.StartAsync(redis, channel, reported, handler, ct).ConfigureAwait(false);
+        }
+        catch
+        {
+            await CloseAsync(redis).ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
+    {
+        var values = OptionValues.Parse(address, this);
+        var options = EndpointOptions.From(values);
+        string channel = values.Required(Channel, address);
+        var peer = RedisBroker.Public(address, _unixSocket);
+        var redis = await ConnectAsync(address, options, "ipcbench-client", ct).ConfigureAwait(false);
+        RedisRequester requester;
+        try
+        {
+            requester = await RedisRequester.OpenAsync(redis, channel, $"{peer} ({channel})", options.RequestTimeout, ct).ConfigureAwait(false);
+        }
+        catch
+        {
+            await CloseAsync(redis).ConfigureAwait(false);
+            throw;
+        }
+        // A publish that reaches a subscriber proves little: one request answered shows that a server serves the channel.
+        await ConnectProbe.ProbeAsync(requester, peer, options.ConnectTimeout, options.RequestTimeout, ct).ConfigureAwait(false);
+        return requester;
+    }
+
+    private async Task<ConnectionMultiplexer> ConnectAsync(Uri address, EndpointOptions options, string name, CancellationToken ct)
+    {
+        var configuration = RedisBroker.Options(address, _unixSocket, options.ConnectTimeout, options.RequestTimeout, name);
+        try
+        {
+            return await ConnectionMultiplexer.ConnectAsync(configuration).WaitAsync(options.ConnectTimeout + TimeSpan.FromSeconds(1), ct).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is RedisException or TimeoutException or OperationCanceledException && !ct.IsCancellationRequested)
+        {
+            string why = e is RedisException ? e.Message : $"no answer within {options.ConnectTimeout.TotalMilliseconds:0} ms";
+            throw new TransportException($"could not connect to {RedisBroker.Public(address, _unixSocket)}: the redis-server: {why}", e);
+        }
+    }
+
+    /// <summary>Closes a multiplexer, letting what it already sent finish; a server already gone is no news then.</summary>
+    internal static async Task CloseAsync(ConnectionMultiplexer redis)
+    {
+        try
+        {
+            await redis.CloseAsync(allowCommandsToComplete: true).WaitAsync(IServer.StopTimeout).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is RedisException or TimeoutException or ObjectDisposedException)
+        {
+        }
+        await redis.DisposeAsync().ConfigureAwait(false);
+    }
+}
