@@ -46,6 +46,7 @@ public static class TransportRegistry
         GrpcTransport.UnixSocket,
         GrpcTransport.NamedPipe,
         GrpcTransport.Stream,
+        GrpcTransport.CodeFirst,
         GrpcTransport.Tls,
         SignalRTransport.MessagePack,
         SignalRTransport.Json,

@@ -4,6 +4,7 @@ using System.Net.Http.Headers;
 using Google.Protobuf;
 using Ipcbench;
 using IpcBench.Core.Contract;
+using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
 
@@ -14,10 +15,12 @@ namespace IpcBench.Conformance;
 /// </summary>
 public class GrpcTests
 {
-    [Fact]
-    public async Task A_call_built_from_the_grpc_spec_gets_its_payload_back()
+    [Theory]
+    [InlineData("grpc")]
+    [InlineData("grpc-codefirst")] // the contract interface is echo.proto's service on the wire
+    public async Task A_call_built_from_the_grpc_spec_gets_its_payload_back(string transport)
     {
-        await using var server = await TestServer.StartAsync("grpc");
+        await using var server = await TestServer.StartAsync(transport);
         // Length-prefixed message (flag 0, length 7), then EchoMessage { bytes payload = 1 } = 0A 05 "hello".
         byte[] body = [0, 0, 0, 0, 7, 0x0A, 5, .. "hello"u8];
 
@@ -50,6 +53,20 @@ public class GrpcTests
         Assert.Equal("0", response.TrailingHeaders.GetValues("grpc-status").Single());
         Assert.Equal(reply.Length - 5, (int)BinaryPrimitives.ReadUInt32BigEndian(reply.AsSpan(1)));
         Assert.Equal(request, EchoMessage.Parser.ParseFrom(reply.AsSpan(5)));
+    }
+
+    [Theory]
+    [InlineData("grpc", "grpc-codefirst")]
+    [InlineData("grpc-codefirst", "grpc")]
+    public async Task The_generated_client_and_the_code_first_client_call_each_others_server(string server, string client)
+    {
+        await using var running = await TestServer.StartAsync(server);
+        var address = new UriBuilder(running.ClientAddress()) { Scheme = client }.Uri;
+        await using var connection = await TransportRegistry.Get(client).ConnectAsync(address);
+        byte[] reply = new byte[5];
+
+        Assert.Equal(5, await connection.RequestAsync("hello"u8.ToArray(), reply));
+        Assert.Equal("hello"u8.ToArray(), reply);
     }
 
     [Fact]

@@ -7,6 +7,7 @@ using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
+using ProtoBuf.Grpc.Server;
 
 namespace IpcBench.Transports.Grpc;
 
@@ -15,7 +16,8 @@ namespace IpcBench.Transports.Grpc;
 /// calling, over HTTP/2. Each variant is a descriptor: a name, where it listens (<see cref="KestrelEndpoint"/>) and
 /// how a connection calls. <c>grpc-uds</c> and <c>grpc-pipe</c> are what "gRPC over pipes" is on each OS (Kestrel's
 /// ListenUnixSocket / ListenNamedPipe and a SocketsHttpHandler ConnectCallback, as Microsoft's inter-process gRPC
-/// articles show).
+/// articles show). <c>grpc-codefirst</c> is the same unary call on the same stack with the contract written as a .NET
+/// interface (protobuf-net.Grpc), the WCF-to-gRPC migration path: beside <c>grpc</c>, what the contract style costs.
 /// </summary>
 public sealed class GrpcTransport : KestrelTransport
 {
@@ -37,42 +39,77 @@ public sealed class GrpcTransport : KestrelTransport
     /// <summary>One bidirectional stream held open, a message each way per request.</summary>
     public static GrpcTransport Stream { get; } = new("grpc-stream", KestrelEndpoint.Tcp,
         "grpc-dotnet bidirectional stream held open (HTTP/2 h2c) over TCP, a message each way per request: Grpc.AspNetCore + GrpcChannel",
-        streamed: true);
+        GrpcCall.Stream);
+
+    public static GrpcTransport CodeFirst { get; } = new("grpc-codefirst", KestrelEndpoint.Tcp,
+        "protobuf-net.Grpc code-first unary calls (HTTP/2 h2c) over TCP: a WCF-style contract interface, no .proto, on Grpc.AspNetCore + GrpcChannel",
+        GrpcCall.CodeFirst);
 
     public static GrpcTransport Tls { get; } = new("grpc-tls", KestrelEndpoint.Tls,
         "grpc-dotnet unary calls over HTTPS (HTTP/2, TLS 1.3) on TCP, a self-signed certificate made by the server and pinned by the client");
 
-    private readonly bool _streamed;
+    private readonly GrpcCall _call;
 
-    private GrpcTransport(string name, KestrelEndpoint endpoint, string description, bool streamed = false) : base(name, endpoint)
+    private GrpcTransport(string name, KestrelEndpoint endpoint, string description, GrpcCall call = GrpcCall.Unary) : base(name, endpoint)
     {
         Description = description;
-        _streamed = streamed;
+        _call = call;
+    }
+
+    /// <summary>How a connection calls, and what the server maps.</summary>
+    private enum GrpcCall
+    {
+        /// <summary>echo.proto's Call through the client Grpc.Tools generates.</summary>
+        Unary,
+        /// <summary>echo.proto's Stream, one held open per connection.</summary>
+        Stream,
+        /// <summary><see cref="IEchoContract"/>'s Call through protobuf-net.Grpc's proxy.</summary>
+        CodeFirst,
     }
 
     public override string Description { get; }
 
     /// <summary>Unary calls are pipelined: HTTP/2 carries concurrent calls on one channel, each its own stream.</summary>
-    public override TransportCapabilities Capabilities => new(Features | (_streamed ? 0 : TransportFeatures.Pipelined), MaxPayload);
+    public override TransportCapabilities Capabilities => new(Features | (_call == GrpcCall.Stream ? 0 : TransportFeatures.Pipelined), MaxPayload);
 
     protected override HttpProtocols Protocols => HttpProtocols.Http2;
 
     protected override void AddServices(IServiceCollection services, RequestHandler handler)
     {
         services.AddSingleton(handler);
-        services.AddGrpc(o => o.MaxReceiveMessageSize = o.MaxSendMessageSize = MaxMessage);
+        if (_call == GrpcCall.CodeFirst)
+        {
+            services.AddCodeFirstGrpc(o => o.MaxReceiveMessageSize = o.MaxSendMessageSize = MaxMessage);
+        }
+        else
+        {
+            services.AddGrpc(o => o.MaxReceiveMessageSize = o.MaxSendMessageSize = MaxMessage);
+        }
     }
 
-    protected override void Map(WebApplication app, RequestHandler handler) => app.MapGrpcService<EchoService>();
+    protected override void Map(WebApplication app, RequestHandler handler)
+    {
+        if (_call == GrpcCall.CodeFirst)
+        {
+            app.MapGrpcService<CodeFirstEchoService>();
+        }
+        else
+        {
+            app.MapGrpcService<EchoService>();
+        }
+    }
 
     public override async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {
         var options = EndpointOptions.Parse(address, this);
         var peer = AddressQuery.WithoutQuery(address);
         var channel = OpenChannel(address, options.ConnectTimeout);
-        IProbedConnection connection = _streamed
-            ? new GrpcStreamConnection(channel, peer.ToString(), MaxPayload)
-            : new GrpcUnaryConnection(channel, peer.ToString(), MaxPayload);
+        IProbedConnection connection = _call switch
+        {
+            GrpcCall.Stream => new GrpcStreamConnection(channel, peer.ToString(), MaxPayload),
+            GrpcCall.CodeFirst => new GrpcCodeFirstConnection(channel, peer.ToString(), MaxPayload),
+            _ => new GrpcUnaryConnection(channel, peer.ToString(), MaxPayload),
+        };
         // HTTP/2 connects on the first call (and GrpcChannel.ConnectAsync refuses a ConnectCallback): one call shows a server is there.
         await ConnectProbe.ProbeAsync(connection, peer, options.ConnectTimeout, options.RequestTimeout, ct).ConfigureAwait(false);
         return connection;

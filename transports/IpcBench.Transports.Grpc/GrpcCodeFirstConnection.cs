@@ -1,0 +1,44 @@
+using Grpc.Core;
+using Grpc.Net.Client;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit;
+using ProtoBuf.Grpc;
+using ProtoBuf.Grpc.Client;
+
+namespace IpcBench.Transports.Grpc;
+
+/// <summary>
+/// One GrpcChannel and the proxy protobuf-net.Grpc makes for <see cref="IEchoContract"/>, made once and reused: each
+/// request is one unary call with a deadline. The data contract holds a byte array, so the payload is copied into one.
+/// </summary>
+internal sealed class GrpcCodeFirstConnection(GrpcChannel channel, string peer, int maxPayload) : IProbedConnection
+{
+    private readonly IEchoContract _client = channel.CreateGrpcService<IEchoContract>();
+
+    public TimeSpan ReplyTimeout { get; set; }
+
+    public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+    {
+        FrameTooLargeException.ThrowIfTooLarge(request.Length, maxPayload);
+        try
+        {
+            var options = new CallOptions(deadline: DateTime.UtcNow + ReplyTimeout, cancellationToken: ct);
+            var answer = await _client.CallAsync(new EchoData { Payload = request.ToArray() }, new CallContext(options)).ConfigureAwait(false);
+            return FrameTooLargeException.CopyReply(answer.Payload, reply.Span);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            throw TransportErrors.NoReply(peer, ReplyTimeout);
+        }
+        catch (RpcException e)
+        {
+            throw GrpcMessages.Failure(e, peer, ReplyTimeout);
+        }
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        channel.Dispose();
+        return ValueTask.CompletedTask;
+    }
+}
