@@ -1,6 +1,7 @@
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
 using IpcBench.Transports.Grpc;
+using IpcBench.Transports.DBus;
 using IpcBench.Transports.Http;
 using IpcBench.Transports.InProcess;
 using IpcBench.Transports.JsonRpc;
@@ -40,6 +41,7 @@ public static class TransportRegistry
         NatsTransport.Core,
         RedisTransport.Tcp,
         RedisTransport.UnixSocket,
+        DBusTransport.Instance,
         HttpTransport.Http1,
         HttpTransport.Http2,
         GrpcTransport.Tcp,

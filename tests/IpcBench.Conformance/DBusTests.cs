@@ -1,0 +1,99 @@
+using System.Diagnostics;
+using IpcBench.Core.Contract;
+using IpcBench.Core.Kit.Files;
+using IpcBench.Core.Kit.Processes;
+using IpcBench.Transports;
+
+namespace IpcBench.Conformance;
+
+/// <summary>
+/// dbus and its private bus: it must run here; its bus goes with its server, however the server ends; a D-Bus client
+/// of libdbus's own (dbus-send) gets its echo and a D-Bus error for a call of the wrong signature, and the server
+/// serves on; a bus killed under a client fails that client's next request at once.
+/// </summary>
+public class DBusTests
+{
+    [Fact]
+    public void Runs_where_the_tests_run()
+    {
+        Assert.Null(TransportRegistry.Get("dbus").UnsupportedReason);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task The_private_bus_goes_with_its_server(bool kill)
+    {
+        var server = await TestServer.StartAsync("dbus");
+        int bus = Assert.Single(BusDaemons(server.Process.ProcessId));
+
+        if (kill)
+        {
+            Process.GetProcessById(server.Process.ProcessId).Kill(); // no chance to stop the bus itself
+        }
+        await server.DisposeAsync();
+
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
+        while (ProcessLiveness.IsAlive(bus) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(100);
+        }
+        Assert.False(ProcessLiveness.IsAlive(bus), $"the bus (pid {bus}) outlived its server");
+        Assert.False(Directory.Exists(Path.GetDirectoryName(PathAddress.ToPath(server.Process.Address))));
+    }
+
+    [Fact]
+    public async Task A_call_from_dbus_send_gets_its_echo_and_a_call_of_the_wrong_signature_an_error()
+    {
+        await using var server = await TestServer.StartAsync("dbus");
+        string bus = $"--bus=unix:path={PathAddress.ToPath(server.Process.Address)}";
+        string[] call = ["--print-reply", "--reply-timeout=5000", "--dest=org.ipcbench.Echo", "/org/ipcbench/Echo", "org.ipcbench.Echo.Call"];
+
+        var (wrongExit, _, wrongError) = await RunAsync("dbus-send", [bus, .. call, "string:hello"]);
+        var (exit, output, error) = await RunAsync("dbus-send", [bus, .. call, "array:byte:104,105"]);
+
+        Assert.NotEqual(0, wrongExit);
+        Assert.Contains("org.freedesktop.DBus.Error.InvalidArgs", wrongError);
+        Assert.True(exit == 0, error);
+        Assert.Contains("array of bytes \"hi\"", output);
+    }
+
+    [Fact]
+    public async Task A_bus_killed_under_a_client_fails_its_next_request_at_once()
+    {
+        await using var server = await TestServer.StartAsync("dbus");
+        await using var client = await server.ConnectAsync(timeout: "30s");
+        Assert.Equal(1, await client.RequestAsync(new byte[1], new byte[1]));
+
+        Process.GetProcessById(Assert.Single(BusDaemons(server.Process.ProcessId))).Kill();
+        var failed = Stopwatch.StartNew();
+        await Assert.ThrowsAnyAsync<TransportException>(async () =>
+        {
+            for (int i = 0; i < 100; i++) // the first may already be on its way when the bus dies; none is answered
+            {
+                await client.RequestAsync(new byte[1], new byte[1]);
+                await Task.Delay(50);
+            }
+        });
+        Assert.True(failed.Elapsed < TimeSpan.FromSeconds(10), $"took {failed.Elapsed}");
+    }
+
+    /// <summary>The dbus-daemons under a server process.</summary>
+    private static IEnumerable<int> BusDaemons(int server) =>
+        ProcessTree.Descendants(server).Where(pid => File.ReadAllText($"/proc/{pid}/comm").Trim() == "dbus-daemon");
+
+    private static async Task<(int Exit, string Output, string Error)> RunAsync(string program, string[] args)
+    {
+        var info = new ProcessStartInfo(program) { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (string arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+        using var process = Process.Start(info)!;
+        var output = process.StandardOutput.ReadToEndAsync();
+        var error = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+        await process.WaitForExitAsync(timeout.Token);
+        return (process.ExitCode, await output, await error);
+    }
+}
