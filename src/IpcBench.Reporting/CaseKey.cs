@@ -28,6 +28,9 @@ public sealed record CaseKey
     /// <summary>Each request on a new connection: connect + request + close timed as one.</summary>
     public const string Connect = "connect";
 
+    /// <summary>Each request from a new client process: its start, connect and request timed as one.</summary>
+    public const string Start = "start";
+
     /// <summary>The suite's clients with their requests back to back, timed by BenchmarkDotNet.</summary>
     public const string Throughput = "throughput";
 
@@ -42,7 +45,7 @@ public sealed record CaseKey
     /// <summary>The reply's payload in bytes when it is not the request's (an echo).</summary>
     public int? ReplySize { get; init; }
 
-    /// <summary><see cref="Steady"/>, <see cref="Connect"/> or <see cref="Throughput"/>.</summary>
+    /// <summary><see cref="Steady"/>, <see cref="Connect"/>, <see cref="Start"/> or <see cref="Throughput"/>.</summary>
     public string Scenario { get; init; } = Steady;
 
     public int Clients { get; init; } = 1;
@@ -60,10 +63,14 @@ public sealed record CaseKey
     /// <summary>Where the server ran, apart from its client ("netns", "docker-bridge"); null beside it.</summary>
     public string? Isolation { get; init; }
 
+    /// <summary>The client's runtime when not a JIT build ("r2r", "aot"; <see cref="Core.Harness.ClientRuntime"/>); null for JIT.</summary>
+    public string? Runtime { get; init; }
+
     /// <summary>A case of one transport's loop, as ping and the suite's benchmarks run it.</summary>
     public static CaseKey ForLoop(string transport, string transportOptions, LoopOptions loop, string scenario, string placement,
-        Core.Harness.Hosting.Isolation isolation, int clientProcesses = 1) => new()
+        Core.Harness.Hosting.Isolation isolation, int clientProcesses = 1, string runtime = Core.Harness.ClientRuntime.Jit) => new()
     {
+        Runtime = runtime == Core.Harness.ClientRuntime.Jit ? null : runtime,
         Transport = transport,
         TransportOptions = CaseOptions.Normalize(transportOptions),
         Size = loop.Size,
@@ -79,7 +86,7 @@ public sealed record CaseKey
 
     /// <summary>What the case measured, which the reports keep apart: figures of different kinds do not share a table.</summary>
     public CaseKind Kind =>
-        Scenario == Connect ? CaseKind.ColdStart
+        Scenario is Connect or Start ? CaseKind.ColdStart
         : Scenario == Throughput || Clients > 1 || ClientProcesses > 1 || InFlight > 1 || Rate > 0 ? CaseKind.UnderLoad
         : CaseKind.Steady;
 
@@ -99,6 +106,7 @@ public sealed record CaseKey
         if (Rate > 0) yield return new(RateKey, Invariant(Rate));
         if (ReplySize is int reply) yield return new(ReplySizeKey, Invariant(reply));
         if (Isolation is not null) yield return new(Isolations.OptionName, Isolation);
+        if (Runtime is not null) yield return new(RuntimeKey, Runtime);
     }
 
     /// <summary>A case's key from what results.json holds of it.</summary>
@@ -129,12 +137,13 @@ public sealed record CaseKey
             Rate = Take<double>(RateKey, r => r > 0) ?? 0,
             ReplySize = Take<int>(ReplySizeKey, n => n >= 0 && n != size),
             Isolation = TakeText(Isolations.OptionName),
+            Runtime = TakeText(RuntimeKey, unnamed: Core.Harness.ClientRuntime.Jit),
         };
         return key with { TransportOptions = CaseOptions.Join(pairs) };
     }
 
     private const string ScenarioKey = "scenario", ClientsKey = "clients", ClientProcessesKey = "client_processes", InFlightKey = "in_flight",
-        RateKey = "rate", ReplySizeKey = "reply_size";
+        RateKey = "rate", ReplySizeKey = "reply_size", RuntimeKey = "runtime";
 
     private static string Invariant(double n) => n.ToString(CultureInfo.InvariantCulture);
 }

@@ -7,8 +7,9 @@ namespace IpcBench.Tests;
 /// <summary>The case key: one spelling in results.json, read back to the same key, and the kind the reports sort cases by.</summary>
 public class CaseKeyTests
 {
-    private static CaseKey Loop(LoopOptions loop, string scenario = CaseKey.Steady, Isolation isolation = Isolation.None, int processes = 1) =>
-        CaseKey.ForLoop("tcp", "wait=spin&io=sync", loop, scenario, "same-core", isolation, processes);
+    private static CaseKey Loop(LoopOptions loop, string scenario = CaseKey.Steady, Isolation isolation = Isolation.None, int processes = 1,
+        string runtime = "jit") =>
+        CaseKey.ForLoop("tcp", "wait=spin&io=sync", loop, scenario, "same-core", isolation, processes, runtime);
 
     [Fact]
     public void A_steady_echo_names_only_the_transports_options_as_every_earlier_run_did()
@@ -22,20 +23,28 @@ public class CaseKeyTests
     public void Every_field_that_sets_a_case_apart_is_spelt_and_read_back_to_an_equal_key()
     {
         var key = Loop(new LoopOptions(64, 100, 10) { Clients = 8, InFlight = 2, Rate = 2500.5, ReplySize = 4096 },
-            isolation: Isolation.Netns, processes: 2);
-        Assert.Equal("client_processes=2&clients=8&in_flight=2&io=sync&isolation=netns&rate=2500.5&reply_size=4096&wait=spin", key.Options);
+            isolation: Isolation.Netns, processes: 2, runtime: "aot");
+        Assert.Equal("client_processes=2&clients=8&in_flight=2&io=sync&isolation=netns&rate=2500.5&reply_size=4096&runtime=aot&wait=spin", key.Options);
         Assert.Equal(key, CaseKey.Parse("tcp", key.Options, 64, "same-core"));
         Assert.Equal(CaseKind.UnderLoad, key.Kind);
     }
 
     [Theory]
     [InlineData(CaseKey.Connect, "io=sync&scenario=connect&wait=spin", CaseKind.ColdStart)]
+    [InlineData(CaseKey.Start, "io=sync&scenario=start&wait=spin", CaseKind.ColdStart)]
     [InlineData(CaseKey.Throughput, "io=sync&scenario=throughput&wait=spin", CaseKind.UnderLoad)]
     public void A_scenario_other_than_steady_is_named_and_sorts_the_case(string scenario, string options, CaseKind kind)
     {
         var key = Loop(new LoopOptions(1, 100, 10), scenario);
         Assert.Equal((options, kind), (key.Options, key.Kind));
         Assert.Equal(key, CaseKey.Parse("tcp", options, 1, "same-core"));
+    }
+
+    [Fact]
+    public void A_jit_client_is_not_named_so_that_every_earlier_run_keeps_its_cases()
+    {
+        Assert.Null(Loop(new LoopOptions(1, 100, 10)).Runtime);
+        Assert.Null(CaseKey.Parse("tcp", "io=sync&runtime=jit", 1, "same-core").Runtime);
     }
 
     [Fact]

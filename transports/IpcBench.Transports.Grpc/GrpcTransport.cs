@@ -72,6 +72,11 @@ public sealed class GrpcTransport : KestrelTransport
     /// <summary>Unary calls are pipelined: HTTP/2 carries concurrent calls on one channel, each its own stream.</summary>
     public override TransportCapabilities Capabilities => new(Features | (_call == GrpcCall.Stream ? 0 : TransportFeatures.Pipelined), MaxPayload);
 
+    /// <summary>The generated client and Google.Protobuf run in a NativeAOT build; protobuf-net.Grpc's proxy does not.</summary>
+    public override string? NativeAotUnsupportedReason => _call == GrpcCall.CodeFirst
+        ? "protobuf-net.Grpc makes its client proxy and serializers with reflection and runtime code generation (publish warnings IL2104, IL3053 for protobuf-net.Grpc; its type initializer throws in a NativeAOT build)"
+        : null;
+
     protected override HttpProtocols Protocols => HttpProtocols.Http2;
 
     protected override void AddServices(IServiceCollection services, RequestHandler handler)

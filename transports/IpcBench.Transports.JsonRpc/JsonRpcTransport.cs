@@ -47,6 +47,9 @@ public sealed class JsonRpcTransport : ITransport
 
     public string? UnsupportedReason => null;
 
+    public string? NativeAotUnsupportedReason =>
+        "StreamJsonRpc's formatters (MessagePack, System.Text.Json) serialize with reflection and runtime code generation (publish warnings IL2026, IL3050 for JsonRpcTransport)";
+
     /// <summary>
     /// JSON-RPC has no limit of its own; IpcBench's clients keep to its usual 16 MiB, and its servers refuse a message over
     /// <see cref="MaxMessage"/> (<see cref="MessageSizeGuard"/>). Invocations carry ids, so several may be outstanding on one connection.

@@ -21,6 +21,8 @@ public abstract class KestrelTransport(string name, KestrelEndpoint endpoint) : 
 
     public string? UnsupportedReason => Endpoint.UnsupportedReason;
 
+    public virtual string? NativeAotUnsupportedReason => null;
+
     public abstract TransportCapabilities Capabilities { get; }
 
     public IReadOnlyList<TransportOption> Options => Endpoint.Options;

@@ -39,6 +39,11 @@ public sealed class SignalRTransport : KestrelTransport
     public override string Description =>
         $"SignalR hub on Kestrel, called by HubConnection over a WebSocket (negotiation skipped), {_protocol} hub protocol";
 
+    /// <summary>MessagePack's hub protocol runs in a NativeAOT client; the JSON one serializes by reflection.</summary>
+    public override string? NativeAotUnsupportedReason => _protocol == "JSON"
+        ? "SignalR's JSON hub protocol serializes the hub's arguments with reflection-based System.Text.Json, which a NativeAOT build has not (\"Reflection-based serialization has been disabled\")"
+        : null;
+
     /// <summary>Invocations carry ids, so several may be outstanding on one connection (the hub answers them in turn).</summary>
     public override TransportCapabilities Capabilities => new(Features | TransportFeatures.Pipelined, MaxPayload);
 

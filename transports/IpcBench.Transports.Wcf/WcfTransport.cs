@@ -33,6 +33,9 @@ public sealed class WcfTransport : ITransport
           + "the client's connection buffer 64 KB, not NetTcp's 8 KB, which stalls every reply over 16 KB for 200 ms here (connection_buffer=8192 shows it); "
           + "the host keeps 32 MiB of Mono's large-object space mapped, which Mono would unmap and fault in again every few large calls (mono_los=0 shows it)";
 
+    public string? NativeAotUnsupportedReason =>
+        "the WCF client reads its contract by reflection and calls through DispatchProxy (publish warnings IL2104, IL3053 for System.ServiceModel.Primitives; a NativeAOT build finds \"zero operations\" in the contract)";
+
     public string? UnsupportedReason => !File.Exists(HostPath)
         ? $"{HostPath} is missing (build IpcBench.sln)"
         : OperatingSystem.IsWindows() ? null : Mono.Missing(MonoInstall);

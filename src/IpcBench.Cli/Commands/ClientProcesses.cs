@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using System.Text.Json.Serialization;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Harness.Hosting;
 using IpcBench.Core.Harness.Measurement;
@@ -31,7 +32,8 @@ internal static class ClientProcesses
     /// <summary>Runs the workers against <paramref name="address"/> and merges what they measured.</summary>
     /// <param name="arguments">The loop's options as ping arguments, for one worker with its clients, count and rate.</param>
     /// <param name="stats">A connection of this process's own, to ask the server its CPU time before and after.</param>
-    public static async Task<LoopResult> RunAsync(Uri address, LoopOptions loop, int processes, IConnection stats,
+    /// <param name="client">The ipcbench to run the workers with (this build's, or the build of another runtime).</param>
+    public static async Task<LoopResult> RunAsync(ServerCommand client, Uri address, LoopOptions loop, int processes, IConnection stats,
         Func<LoopOptions, IEnumerable<string>> arguments, CancellationToken ct)
     {
         string directory = Path.GetDirectoryName(PrivateDirectory.Resolve(PrivateDirectory.DefaultPath("client"), out string? created))!;
@@ -40,7 +42,7 @@ internal static class ClientProcesses
         {
             var starting = Enumerable.Range(0, processes).Select(async i =>
             {
-                var info = ServerCommand.Resolve().StartInfo(
+                var info = client.StartInfo(
                     ["ping", .. arguments(Part(loop, i, processes)), "--server", address.ToString(), "--worker-output", Prefix(directory, i)]);
                 workers[i] = await ServerProcess.StartAsync(info, $"client process {i + 1}",
                     line => Console.Error.WriteLine($"[client process {i + 1}] {line}"), ReadyTimeout + loop.WarmupDuration, ct);
@@ -98,11 +100,11 @@ internal static class ClientProcesses
         long n = Math.Max(result.Latency.Count, 1);
         var report = new WorkerResult(result.Span.Start, result.Span.End, result.Errors, result.Cost.CpuUsPerOp * n,
             result.Cost.AllocatedBytesPerOp * n, [.. result.ClientRequestsPerSecond], result.Recorder!.Export());
-        File.WriteAllText(prefix + ".json", JsonSerializer.Serialize(report));
+        File.WriteAllText(prefix + ".json", JsonSerializer.Serialize(report, WorkerJson.Default.WorkerResult));
     }
 
     private static WorkerResult Read(string prefix) =>
-        JsonSerializer.Deserialize<WorkerResult>(File.ReadAllText(prefix + ".json")) ?? throw new TransportException($"{prefix}.json is empty");
+        JsonSerializer.Deserialize(File.ReadAllText(prefix + ".json"), WorkerJson.Default.WorkerResult) ?? throw new TransportException($"{prefix}.json is empty");
 
     /// <summary>One result from the workers': percentiles over every request, the rate over the span from the first start to the last end.</summary>
     private static LoopResult Merge(IReadOnlyList<WorkerResult> parts, LoopOptions loop, double? serverCpu)
@@ -142,3 +144,7 @@ internal static class ClientProcesses
     /// <summary>A number as a command line takes it.</summary>
     public static string Invariant(double n) => n.ToString(CultureInfo.InvariantCulture);
 }
+
+/// <summary>A worker's result in JSON, generated at build time: a NativeAOT build has no reflection-based serializer.</summary>
+[JsonSerializable(typeof(ClientProcesses.WorkerResult))]
+internal sealed partial class WorkerJson : JsonSerializerContext;

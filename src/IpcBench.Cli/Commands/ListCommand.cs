@@ -1,6 +1,7 @@
 using System.CommandLine;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness;
 using IpcBench.Transports;
 
 namespace IpcBench.Cli.Commands;
@@ -26,15 +27,15 @@ internal static class ListCommand
 
     private static void PrintTransports()
     {
-        var rows = TransportRegistry.All.Select(t => new[]
+        var rows = TransportRegistry.All.Select(t => (Transport: t, NotHere: ClientRuntime.Refuses(t) ?? t.UnsupportedReason)).Select(r => new[]
         {
-            t.Name,
-            Reporting.Figures.FamilyName(t.Family),
-            t.UnsupportedReason is null ? "yes" : "no",
-            string.Join(",", Features(t.Capabilities)),
-            t.Capabilities.Has(TransportFeatures.Pipelined) ? "several" : "one at a time",
-            FormatSize(t.Capabilities.MaxMessageSize),
-            t.UnsupportedReason is null ? t.Description : $"{t.Description} -- not here: {t.UnsupportedReason}",
+            r.Transport.Name,
+            Reporting.Figures.FamilyName(r.Transport.Family),
+            r.NotHere is null ? "yes" : "no",
+            string.Join(",", Features(r.Transport.Capabilities)),
+            r.Transport.Capabilities.Has(TransportFeatures.Pipelined) ? "several" : "one at a time",
+            FormatSize(r.Transport.Capabilities.MaxMessageSize),
+            r.NotHere is null ? r.Transport.Description : $"{r.Transport.Description} -- not here: {r.NotHere}",
         }).Concat(RetiredTransport.All.Select(r => new[] { r.Name, Reporting.Figures.FamilyName(r.Family), "retired", "-", "-", "-", r.Explanation }));
         PrintTable(["TRANSPORT", "FAMILY", "RUNS", "FEATURES", "IN FLIGHT", "MAX MSG", "WHAT IT IS"], rows);
     }

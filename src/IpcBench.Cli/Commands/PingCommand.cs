@@ -4,6 +4,7 @@ using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Harness;
 using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Kit.Processes;
 using IpcBench.Core.Harness.Measurement;
 using IpcBench.Core.Kit;
 using IpcBench.Reporting;
@@ -41,8 +42,17 @@ internal sealed class PingCommand
         + "and cross-core with an option that needs a CPU per side (mmf's wait=spin)",
         "same-core", "none", "same-core", "cross-core");
     private readonly Option<string> _scenario = Options.Choice("--scenario",
-        "steady: one connection, timed round trips; connect: each request on a new connection, connect + request + close timed as one",
-        "steady", "steady", "connect");
+        "steady: one connection, timed round trips; connect: each request on a new connection, connect + request + close timed as one; "
+        + "start: each request from a new client process, from its start to its reply (default --count 20, --warmup 2)",
+        "steady", "steady", CaseKey.Connect, CaseKey.Start);
+    private readonly Option<string?> _runtime = new("--runtime")
+    {
+        Description = "the client's runtime: jit, r2r (ReadyToRun) or aot (NativeAOT), run from that build of ipcbench "
+            + "(benchmarks/runtimes.sh publishes them into artifacts/runtimes/, or IPCBENCH_RUNTIMES); the server is this build's. "
+            + "Default: this process's own, the client in it",
+        HelpName = "jit|r2r|aot",
+    };
+    private readonly Option<bool> _firstReply = new("--first-reply") { Hidden = true, Description = "as a start-scenario client: connect, one checked request, print REPLIED and the moment, exit" };
     private readonly Option<string> _isolation = Options.Choice("--isolation", Isolations.Help, "none", [.. Isolations.Names]);
     private readonly Option<TimeSpan> _waitForServer = Options.Duration("--wait-for-server",
         "with --server, retry connecting for up to this long, e.g. 60s: a server in another container or pod may still be starting");
@@ -71,7 +81,7 @@ internal sealed class PingCommand
             or size does not run here; 130 interrupted (SIGINT, SIGTERM).
             """)
         {
-            ping._transport, ping._server, ping._size, ping._replySize, ping._count, ping._duration, ping._warmup, ping._clients, ping._clientProcesses, ping._inFlight, ping._rate, ping._workerOutput, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,
+            ping._transport, ping._server, ping._size, ping._replySize, ping._count, ping._duration, ping._warmup, ping._clients, ping._clientProcesses, ping._inFlight, ping._rate, ping._workerOutput, ping._firstReply, ping._runtime, ping._placement, ping._scenario, ping._isolation, ping._waitForServer, ping._gap,
             ping._json, ping._results, ping._noResults,
         };
         ping._flags.AddTo(command);
@@ -85,7 +95,8 @@ internal sealed class PingCommand
                 }
             }
         });
-        command.SetAction((parsed, ct) => ping.RunAsync(parsed, ct));
+        ping._runtime.AcceptOnlyFromAmong([.. ClientRuntime.Names]);
+        command.SetAction((parsed, ct) => parsed.GetValue(ping._firstReply) ? ping.FirstReplyAsync(parsed, ct) : ping.RunAsync(parsed, ct));
         return command;
     }
 
@@ -94,7 +105,8 @@ internal sealed class PingCommand
         var started = DateTimeOffset.UtcNow;
         var transport = TransportArgument.Resolve(parsed.GetValue(_transport)!);
         int size = parsed.GetValue(_size);
-        bool connectScenario = parsed.GetValue(_scenario) == "connect";
+        string scenario = parsed.GetValue(_scenario)!;
+        bool connectScenario = scenario == CaseKey.Connect;
         var remote = parsed.GetValue(_server) ?? (Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } env
             ? Uri.TryCreate(env, UriKind.Absolute, out var uri) ? uri : throw new UsageException($"{ServerVariable} must be an absolute URI, not '{env}'")
             : null);
@@ -121,6 +133,16 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
         }
+        string runtime = parsed.GetValue(_runtime) ?? ClientRuntime.Current;
+        if (runtime == ClientRuntime.NativeAot && transport.NativeAotUnsupportedReason is { } noAot)
+        {
+            throw new UnsupportedException($"{transport.Name} does not run in a NativeAOT build: {noAot}");
+        }
+        var clientBuild = parsed.GetValue(_runtime) is { } asked ? ClientRuntime.Build(asked) ?? throw new UnsupportedException(ClientRuntime.Missing(asked)) : null;
+        if (clientBuild is not null && connectScenario)
+        {
+            throw new UsageException("--runtime runs the steady or start scenario's client from that build; --scenario connect measures in this process");
+        }
         if (transport.Capabilities.RejectSize(size) is { } tooLarge)
         {
             throw new UnsupportedException($"{transport.Name} cannot carry this payload: {tooLarge}");
@@ -129,7 +151,7 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} cannot send these replies: {noSuchReply}");
         }
-        if (transport.Capabilities.Has(TransportFeatures.InProcess) && (remote is not null || parsed.GetValue(_clientProcesses) > 1))
+        if (transport.Capabilities.Has(TransportFeatures.InProcess) && (remote is not null || parsed.GetValue(_clientProcesses) > 1 || parsed.GetValue(_runtime) is not null))
         {
             throw new UnsupportedException($"{transport.Name} is not IPC: its server is the handler in this process, which no other process reaches");
         }
@@ -142,7 +164,7 @@ internal sealed class PingCommand
         {
             throw new UsageException($"cannot write results to {root}: {why}; give --results (or {RunFolder.ResultsVariable}) a folder you can write, or pass --no-results");
         }
-        var loop = Loop(parsed, size, transport, connectScenario);
+        var loop = Loop(parsed, size, transport, scenario);
         if ((transport.Capabilities.RejectClients(loop.Clients) ?? transport.Capabilities.RejectInFlight(loop.InFlight)) is { } notUnderLoad)
         {
             throw new UnsupportedException($"{transport.Name} cannot run this load: {notUnderLoad}");
@@ -173,14 +195,16 @@ internal sealed class PingCommand
         {
             var progress = Console.IsErrorRedirected ? null : Progress(transport.Name, size, loop);
             var first = await ServerWait.ConnectAsync(transport, address, patience, ct);
-            if (connectScenario)
+            if (scenario != CaseKey.Steady)
             {
                 await first.DisposeAsync(); // the server is up: each cycle now connects anew
-                result = await ConnectLoop.RunAsync(transport, address, loop, progress, ct);
+                result = connectScenario
+                    ? await ConnectLoop.RunAsync(transport, address, loop, progress, ct)
+                    : await StartLoop.RunAsync(clientBuild ?? ClientRuntime.Self(), transport, address, loop, progress, ct);
             }
             else
             {
-                result = await SteadyAsync(parsed, transport, address, loop, first, progress, ct);
+                result = await SteadyAsync(parsed, transport, address, loop, first, clientBuild, progress, ct);
             }
             if (progress is not null) Console.Error.Write("\r" + new string(' ', 72) + "\r");
         }
@@ -195,8 +219,8 @@ internal sealed class PingCommand
             return ExitCodes.Success;
         }
         var results = PingResults.Build(new PingResults.Run(parsed.Tokens.Select(t => t.Value).ToList(), started, options,
-            address, remote, loop, placement, placement.Describe(serverLocal: remote is null), result, connectScenario,
-            local?.Namespace, parsed.GetValue(_clientProcesses)));
+            address, remote, loop, placement, placement.Describe(serverLocal: remote is null), result, scenario,
+            local?.Namespace, parsed.GetValue(_clientProcesses), runtime));
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
         {
@@ -210,19 +234,49 @@ internal sealed class PingCommand
     }
 
     /// <summary>
+    /// A start-scenario client (<see cref="StartLoop"/>): connect to --server, one request with its reply checked, then the
+    /// moment of that reply on stdout. Nothing else: no warm-up, no results.
+    /// </summary>
+    private async Task<int> FirstReplyAsync(ParseResult parsed, CancellationToken ct)
+    {
+        var transport = TransportArgument.Resolve(parsed.GetValue(_transport)!);
+        if (ClientRuntime.Refuses(transport) is { } notHere)
+        {
+            throw new UnsupportedException($"{transport.Name} does not run here: {notHere}");
+        }
+        var server = parsed.GetValue(_server) ?? throw new UsageException("--first-reply calls a --server");
+        var address = AddressQuery.With(server, _flags.Parse(parsed, transport, server).Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
+        byte[] request = new byte[parsed.GetValue(_size)], reply = new byte[request.Length];
+        Payload.Fill(request);
+        long repliedAt;
+        await using (var connection = await transport.ConnectAsync(address, ct))
+        {
+            int length = await connection.RequestAsync(request, reply, ct);
+            repliedAt = System.Diagnostics.Stopwatch.GetTimestamp();
+            if (Payload.CheckEcho(request, reply.AsSpan(0, length), content: true) is { } problem)
+            {
+                throw new ReplyMismatchException(problem);
+            }
+        }
+        Console.Out.WriteLine(StartLoop.Report(repliedAt));
+        return ExitCodes.Success;
+    }
+
+    /// <summary>
     /// The steady scenario under the load asked for: the clients in this process, or spread over client processes, or
     /// (as one of those, --worker-output) this process's share, released by the parent.
     /// </summary>
     private async Task<LoopResult> SteadyAsync(ParseResult parsed, ITransport transport, Uri address, LoopOptions loop,
-        IConnection first, Action<double>? progress, CancellationToken ct)
+        IConnection first, ServerCommand? clientBuild, Action<double>? progress, CancellationToken ct)
     {
         var connections = new List<IConnection> { first };
         try
         {
             int processes = parsed.GetValue(_clientProcesses);
-            if (processes > 1)
+            if (processes > 1 || clientBuild is not null)
             {
-                return await ClientProcesses.RunAsync(address, loop, processes, first, part => WorkerArguments(transport, part), ct);
+                return await ClientProcesses.RunAsync(clientBuild ?? ServerCommand.Resolve(), address, loop, processes, first,
+                    part => WorkerArguments(transport, part), ct);
             }
             while (connections.Count < loop.Clients)
             {
@@ -294,11 +348,15 @@ internal sealed class PingCommand
           && CpuAffinity.UsableCpus().Count > 1 ? Placement.CrossCore
         : Placement.SameCore;
 
-    /// <summary>The loop the options ask for; a load the cold-start scenario cannot run is a usage error.</summary>
-    private LoopOptions Loop(ParseResult parsed, int size, ITransport transport, bool connectScenario)
+    /// <summary>The loop the options ask for; a load the cold-start scenarios cannot run is a usage error.</summary>
+    private LoopOptions Loop(ParseResult parsed, int size, ITransport transport, string scenario)
     {
         var (warmup, warmupTime) = parsed.GetValue(_warmup);
-        var loop = new LoopOptions(size, parsed.GetValue(_count), warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: parsed.GetValue(_gap))
+        bool startScenario = scenario == CaseKey.Start;
+        // A process start takes tens of milliseconds: the start scenario's defaults are a few, not ten thousand.
+        int count = startScenario && parsed.GetResult(_count) is null or { Implicit: true } ? 20 : parsed.GetValue(_count);
+        warmup = startScenario && parsed.GetResult(_warmup) is null or { Implicit: true } ? 2 : warmup;
+        var loop = new LoopOptions(size, count, warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: parsed.GetValue(_gap))
         {
             ReplySize = parsed.GetValue(_replySize) is int reply && reply != size ? reply : null,
             Clients = parsed.GetValue(_clients),
@@ -312,9 +370,10 @@ internal sealed class PingCommand
         {
             throw new UsageException($"--client-processes {processes} needs at least as many --clients, not {loop.Clients}");
         }
-        if (connectScenario && (loop.Lanes > 1 || loop.Rate > 0 || loop.Duration > TimeSpan.Zero || warmupTime > TimeSpan.Zero || loop.ReplySize is not null))
+        if (scenario != CaseKey.Steady && (loop.Lanes > 1 || processes > 1 || loop.Rate > 0 || loop.Duration > TimeSpan.Zero || warmupTime > TimeSpan.Zero
+                || loop.ReplySize is not null))
         {
-            throw new UsageException("--scenario connect runs one echo cycle after another: --clients, --in-flight, --rate, --duration, --reply-size and a --warmup time are for the steady scenario");
+            throw new UsageException($"--scenario {scenario} runs one echo cycle after another: --clients, --client-processes, --in-flight, --rate, --duration, --reply-size and a --warmup time are for the steady scenario");
         }
         return loop;
     }

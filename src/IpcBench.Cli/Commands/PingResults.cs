@@ -1,5 +1,6 @@
 using System.Globalization;
 using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness;
 using IpcBench.Core.Harness.Hosting;
 using IpcBench.Core.Harness.Measurement;
 using IpcBench.Reporting;
@@ -15,7 +16,7 @@ internal static class PingResults
     public sealed record Run(
         IReadOnlyList<string> Args, DateTimeOffset Started, OptionValues Options, Uri Address, Uri? RemoteServer,
         LoopOptions Loop, Placement Placement, string PlacementDescription, LoopResult Result,
-        bool ConnectScenario = false, NetworkNamespace? Namespace = null, int ClientProcesses = 1);
+        string Scenario = CaseKey.Steady, NetworkNamespace? Namespace = null, int ClientProcesses = 1, string Runtime = ClientRuntime.Jit);
 
     /// <summary>Writes the run folder under <paramref name="resultsRoot"/> (see <see cref="RunFolder.Root"/>); returns its path.</summary>
     public static string Write(RunResults results, string? resultsRoot)
@@ -48,7 +49,13 @@ internal static class PingResults
             ["in_flight"] = Invariant(loop.InFlight),
             ["rate"] = loop.Rate > 0 ? $"{Invariant(loop.Rate)} requests/s (open loop)" : "closed loop",
             ["placement"] = run.Placement.Name(),
-            ["scenario"] = run.ConnectScenario ? "connect (connect + request + close per cycle)" : "steady",
+            ["scenario"] = run.Scenario switch
+            {
+                CaseKey.Connect => "connect (connect + request + close per cycle)",
+                CaseKey.Start => "start (a new client process per request: its start, connect and request)",
+                _ => "steady",
+            },
+            ["client_runtime"] = ClientRuntime.Describe(run.Runtime),
             ["gap"] = loop.Gap > TimeSpan.Zero ? $"{Invariant(loop.Gap.TotalMilliseconds)} ms" : "none",
             ["server"] = run.RemoteServer?.ToString() ?? "started by ping",
             ["address"] = AddressQuery.WithoutQuery(run.Address).ToString(),
@@ -62,8 +69,8 @@ internal static class PingResults
         {
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
-        var key = CaseKey.ForLoop(transport.Name, run.Options.Identity(), loop, run.ConnectScenario ? CaseKey.Connect : CaseKey.Steady,
-            run.Placement.Name(), run.Namespace?.Isolation ?? Isolation.None, run.ClientProcesses);
+        var key = CaseKey.ForLoop(transport.Name, run.Options.Identity(), loop, run.Scenario,
+            run.Placement.Name(), run.Namespace?.Isolation ?? Isolation.None, run.ClientProcesses, run.Runtime);
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,

@@ -30,6 +30,12 @@ public interface ITransport
     /// <summary>Null when the transport runs here; otherwise why it does not.</summary>
     string? UnsupportedReason { get; }
 
+    /// <summary>
+    /// Why its client cannot run in a NativeAOT build (the library's reflection or runtime code generation, as the
+    /// publish's trim and AOT warnings name it), or null when it can. Such a build refuses the transport with this reason.
+    /// </summary>
+    string? NativeAotUnsupportedReason => null;
+
     /// <summary>What the transport guarantees on this OS, computed at run time.</summary>
     TransportCapabilities Capabilities { get; }
 

@@ -18,6 +18,10 @@ public static class ServerWait
     /// </summary>
     public static async ValueTask<string?> UnsupportedReasonAsync(ITransport transport, TimeSpan patience, CancellationToken ct)
     {
+        if (ClientRuntime.Refuses(transport) is { } notInThisBuild)
+        {
+            return notInThisBuild; // no patience brings it
+        }
         var deadline = DateTime.UtcNow + patience;
         string? reason;
         while ((reason = transport.UnsupportedReason) is not null && DateTime.UtcNow + RetryInterval < deadline)
