@@ -35,13 +35,14 @@ redis_socket=/run/redis/redis-server.sock
 redis_answers() { timeout 2 redis-cli -s "$redis_socket" ping >/dev/null 2>&1 && timeout 2 redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; }
 if ! redis_answers; then
   echo "== starting redis-server"
-  # By hand, as nats-server: on loopback and on the Unix socket Debian's redis.conf suggests (owner-only), with no
-  # snapshot on disk; it stays for the next run.
-  $sudo mkdir -p "$(dirname "$redis_socket")"
-  $sudo redis-server --bind 127.0.0.1 --port 6379 --unixsocket "$redis_socket" --unixsocketperm 700 --save '' --appendonly no \
-    --dir /tmp --daemonize yes --pidfile /tmp/redis-server.pid --logfile /tmp/redis-server.log
+  # By hand, as nats-server: on loopback and on the Unix socket Debian's redis.conf suggests, owner-only and so run as
+  # the user the tests run as (not root through sudo), with no snapshot on disk; it stays for the next run.
+  $sudo install -d -o "$(id -u)" -g "$(id -g)" "$(dirname "$redis_socket")"
+  redis-server --bind 127.0.0.1 --port 6379 --unixsocket "$redis_socket" --unixsocketperm 700 --save '' --appendonly no \
+    --dir /tmp --daemonize yes --pidfile "/tmp/redis-server-$(id -u).pid" --logfile "/tmp/redis-server-$(id -u).log"
   for _ in $(seq 50); do redis_answers && break; sleep 0.2; done
-  redis_answers || { cat /tmp/redis-server.log >&2; echo "redis-server did not start, or one without $redis_socket holds port 6379" >&2; exit 1; }
+  redis_answers || { cat "/tmp/redis-server-$(id -u).log" >&2
+    echo "redis-server did not start, or one without $redis_socket holds port 6379 (a packaged one: service redis-server stop)" >&2; exit 1; }
 fi
 
 before=$(mktemp)
@@ -52,7 +53,7 @@ echo "== dotnet test"
 status=0
 dotnet test IpcBench.sln --blame-hang-timeout 5m "$@" || status=$?
 
-echo "== nothing left behind (tests/leftovers.sh: processes, socket and shared-memory files, namespaces, links, containers, queues)"
+echo "== nothing left behind (tests/leftovers.sh: processes, socket and shared-memory files, namespaces, links, containers, queues, Redis channels and keys)"
 if ! left=$(tests/leftovers.sh since "$before"); then
   echo "the tests left these behind:" >&2
   echo "$left" >&2

@@ -4,7 +4,8 @@
 # the rounds. The brokers the brokered rows go through (rabbitmq-server, nats-server, redis-server) are pinned to
 # that CPU as well while it runs, and given back their affinity after: a broker left to float pays the idle CPU's
 # wake-up on every hop (docs/placement.md), which is the machine's figure, not the transport's. A dbus server's
-# private bus is its child, on its CPU already.
+# private bus is its child, on its CPU already. Pinning another user's broker needs root; a broker it cannot pin is
+# left where it runs, with a warning. A SIGKILLed run leaves them pinned until they restart.
 #
 # Usage: benchmarks/rows.sh [TRANSPORT...]   (default: tcp grpc grpc-codefirst amqp nats redis redis-uds dbus)
 # Settings: IPCBENCH_ROUNDS (3), IPCBENCH_SIZES (1 100KB), IPCBENCH_COUNT (20000 requests at 1 B, a sixth of that
@@ -27,9 +28,13 @@ restore() {
 }
 trap restore EXIT
 if [ "${IPCBENCH_PIN_BROKERS:-1}" = 1 ]; then
-  for pid in $(pgrep -f 'beam.smp|nats-server|redis-server' || true); do
-    echo "$pid $(taskset -p -c "$pid" | sed 's/.*: //')" >> "$affinities"
-    taskset -a -p -c 0 "$pid" > /dev/null
+  for pid in $(pgrep -x 'beam.smp|nats-server|redis-server' || true); do
+    cpus=$(taskset -p -c "$pid" | sed 's/.*: //')
+    if taskset -a -p -c 0 "$pid" > /dev/null 2>&1; then
+      echo "$pid $cpus" >> "$affinities"
+    else
+      echo "warning: could not pin $(ps -o comm= -p "$pid") (pid $pid): it runs where it ran" >&2
+    fi
   done
   echo "brokers pinned to CPU 0: $(awk '{print $1}' "$affinities" | xargs -r ps -o comm= -p | sort -u | xargs)"
 fi

@@ -56,28 +56,37 @@ public class RedisTests
     }
 
     [Fact]
-    public async Task A_client_speaking_RESP_by_hand_gets_its_echo_after_a_malformed_request_of_its_own()
+    public async Task A_client_speaking_RESP_by_hand_gets_its_echo_after_malformed_requests_of_its_own()
     {
         await using var redis = await ScratchRedis.StartAsync();
         string channel = $"ipcbench:test:{Guid.NewGuid():N}";
         await using var server = await TestServer.StartAsync("redis", address: new Uri($"{redis.Url}/?channel={channel}"));
 
+        string replyChannel = $"{channel}.reply.raw";
         await using var replies = await ScratchRedis.RespConnection.OpenAsync(redis.Port);
-        await replies.SendAsync("SUBSCRIBE", "raw.reply");
+        await replies.SendAsync("SUBSCRIBE", replyChannel);
         Assert.Equal("subscribe", Encoding.ASCII.GetString((byte[])((object[])(await replies.ReadAsync())!)[0]!));
 
-        // A request too short for its header, then a good one: one byte of reply-channel length, the channel, an
-        // 8-byte id, the payload.
+        // A request too short for its header; one that names the server's own channel for its reply (which would feed
+        // the server its own replies); then a good one: one byte of reply-channel length, the channel, an 8-byte id,
+        // the payload.
         Assert.Equal(1L, await redis.CommandAsync("PUBLISH", channel, new byte[] { 9 }));
-        byte[] request = [(byte)"raw.reply".Length, .. "raw.reply"u8, .. BitConverter.GetBytes(42L), .. "hello"u8];
-        Assert.Equal(1L, await redis.CommandAsync("PUBLISH", channel, request));
+        Assert.Equal(1L, await redis.CommandAsync("PUBLISH", channel, Request(channel, 41L, "loop")));
+        Assert.Equal(1L, await redis.CommandAsync("PUBLISH", channel, Request(replyChannel, 42L, "hello")));
 
         var message = (object[])(await replies.ReadAsync())!;
         Assert.Equal("message", Encoding.ASCII.GetString((byte[])message[0]!));
-        Assert.Equal("raw.reply", Encoding.ASCII.GetString((byte[])message[1]!));
+        Assert.Equal(replyChannel, Encoding.ASCII.GetString((byte[])message[1]!));
         var body = (byte[])message[2]!;
         Assert.Equal(42L, BinaryPrimitives.ReadInt64LittleEndian(body));
         Assert.Equal("hello", Encoding.ASCII.GetString(body, 8, body.Length - 8));
+    }
+
+    private static byte[] Request(string replyChannel, long id, string payload)
+    {
+        byte[] name = Encoding.UTF8.GetBytes(replyChannel), body = new byte[8];
+        BinaryPrimitives.WriteInt64LittleEndian(body, id);
+        return [(byte)name.Length, .. name, .. body, .. Encoding.UTF8.GetBytes(payload)];
     }
 
     private static Uri Address(ScratchRedis redis, string transport) =>

@@ -16,11 +16,13 @@ public sealed class ScratchRedis : IAsyncDisposable
 {
     private readonly Process _server;
     private readonly DirectoryInfo _directory;
+    private readonly string? _password;
 
-    private ScratchRedis(Process server, DirectoryInfo directory, int port)
+    private ScratchRedis(Process server, DirectoryInfo directory, int port, string? password)
     {
         _server = server;
         _directory = directory;
+        _password = password;
         Port = port;
     }
 
@@ -31,7 +33,8 @@ public sealed class ScratchRedis : IAsyncDisposable
     /// <summary>The URL for IPCBENCH_REDIS_URL, and the host and port of a redis address.</summary>
     public string Url => $"redis://127.0.0.1:{Port}";
 
-    public static async Task<ScratchRedis> StartAsync()
+    /// <param name="password">A password it asks of every client (requirepass), or none.</param>
+    public static async Task<ScratchRedis> StartAsync(string? password = null)
     {
         int port = FreePort();
         var directory = Directory.CreateTempSubdirectory("ipcbench-redis-");
@@ -41,7 +44,12 @@ public sealed class ScratchRedis : IAsyncDisposable
         {
             info.ArgumentList.Add(arg);
         }
-        var redis = new ScratchRedis(Process.Start(info)!, directory, port);
+        if (password is not null)
+        {
+            info.ArgumentList.Add("--requirepass");
+            info.ArgumentList.Add(password);
+        }
+        var redis = new ScratchRedis(Process.Start(info)!, directory, port, password);
         _ = redis._server.StandardOutput.ReadToEndAsync();
         _ = redis._server.StandardError.ReadToEndAsync();
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
@@ -74,6 +82,11 @@ public sealed class ScratchRedis : IAsyncDisposable
     public async Task<object?> CommandAsync(params object[] args)
     {
         await using var connection = await RespConnection.OpenAsync(Port);
+        if (_password is not null)
+        {
+            await connection.SendAsync("AUTH", _password);
+            await connection.ReadAsync();
+        }
         await connection.SendAsync(args);
         return await connection.ReadAsync();
     }
@@ -108,7 +121,7 @@ public sealed class ScratchRedis : IAsyncDisposable
 
     private static string Invariant(long n) => n.ToString(CultureInfo.InvariantCulture);
 
-    /// <summary>RESP2 by hand: commands as arrays of bulk strings, replies read as they come, every read within 10 s.</summary>
+    /// <summary>RESP2 by hand: commands as arrays of bulk strings, replies read as they come, all within 10 s of opening.</summary>
     public sealed class RespConnection : IAsyncDisposable
     {
         private readonly TcpClient _client;

@@ -1,7 +1,6 @@
 using IpcBench.Core.Contract;
 using IpcBench.Core.Kit;
 using IpcBench.Core.Kit.Files;
-using IpcBench.Core.Kit.Processes;
 using Tmds.DBus.Protocol;
 
 namespace IpcBench.Transports.DBus;
@@ -12,11 +11,11 @@ namespace IpcBench.Transports.DBus;
 /// </summary>
 internal sealed class DBusResponder : IServer
 {
-    private readonly ServerProcess _bus;
+    private readonly PrivateBus _bus;
     private readonly DBusConnection _connection;
     private readonly SocketPathClaim _claim;
 
-    private DBusResponder(ServerProcess bus, DBusConnection connection, SocketPathClaim claim, Uri address)
+    private DBusResponder(PrivateBus bus, DBusConnection connection, SocketPathClaim claim, Uri address)
     {
         _bus = bus;
         _connection = connection;
@@ -60,7 +59,7 @@ internal sealed class DBusResponder : IServer
 
     private async Task<string> LostAsync()
     {
-        var bus = _bus.WaitForExitAsync(CancellationToken.None);
+        var bus = _bus.ExitAsync;
         var connection = _connection.DisconnectedAsync();
         if (await Task.WhenAny(bus, connection).ConfigureAwait(false) == bus)
         {

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using IpcBench.Core.Kit.Files;
 using StackExchange.Redis;
 
 namespace IpcBench.Transports.Redis;
@@ -25,10 +26,11 @@ internal static class RedisBroker
 
     /// <summary>The configured server as an IpcBench address of <paramref name="scheme"/>, without credentials.</summary>
     public static Uri DefaultAddress(string scheme, bool unixSocket) =>
-        unixSocket ? new Uri($"{scheme}://{ConfiguredSocket}") : new Uri($"{scheme}://{Describe(ConfiguredUrl, false)}");
+        unixSocket ? PathAddress.ToUri(scheme, ConfiguredSocket) : new Uri($"{scheme}://{Describe(ConfiguredUrl, false)}");
 
     /// <summary>The address as it may be shown: scheme and endpoint, no credentials, no query.</summary>
-    public static Uri Public(Uri address, bool unixSocket) => new($"{address.Scheme}://{Describe(address, unixSocket)}");
+    public static Uri Public(Uri address, bool unixSocket) =>
+        unixSocket ? PathAddress.ToUri(address.Scheme, SocketPath(address)) : new Uri($"{address.Scheme}://{Describe(address, false)}");
 
     /// <summary>host:port or the socket's path, for messages: never the credentials.</summary>
     public static string Describe(Uri address, bool unixSocket) =>
@@ -36,8 +38,9 @@ internal static class RedisBroker
 
     /// <summary>
     /// A multiplexer's options: one connect attempt within <paramref name="connectTimeout"/> that throws when it fails,
-    /// commands failing at once while disconnected rather than queued for a reconnect (a lost server is an error to
-    /// report, not to hide), and none awaited longer than <paramref name="requestTimeout"/>.
+    /// and no command awaited longer than <paramref name="requestTimeout"/>. Commands keep the library's default backlog:
+    /// its connect may return before its subscription connection is up, and a SUBSCRIBE sent then waits for it rather
+    /// than failing. A lost server is still an error at once: the requester fails on the library's ConnectionFailed.
     /// </summary>
     public static ConfigurationOptions Options(Uri address, bool unixSocket, TimeSpan connectTimeout, TimeSpan requestTimeout, string name)
     {
@@ -49,7 +52,6 @@ internal static class RedisBroker
             ConnectTimeout = Milliseconds(connectTimeout),
             SyncTimeout = Milliseconds(requestTimeout),
             AsyncTimeout = Milliseconds(requestTimeout),
-            BacklogPolicy = BacklogPolicy.FailFast,
         };
         options.EndPoints.Add(Endpoint(address, unixSocket));
         string userInfo = address.UserInfo.Length > 0 ? address.UserInfo : ConfiguredUrl.UserInfo;
@@ -66,7 +68,16 @@ internal static class RedisBroker
     /// <summary>Null when the configured redis-server accepts connections; otherwise why not, and how to start one.</summary>
     public static string? Unreachable(bool unixSocket)
     {
-        var endpoint = Endpoint(DefaultAddress("redis", unixSocket), unixSocket);
+        EndPoint endpoint;
+        try
+        {
+            endpoint = Endpoint(DefaultAddress("redis", unixSocket), unixSocket);
+        }
+        catch (Exception e) when (e is UriFormatException or ArgumentException)
+        {
+            // Named, not quoted: the variable may hold a password.
+            return $"{(unixSocket ? SocketVariable : UrlVariable)} is not a usable redis-server address: {e.GetType().Name}";
+        }
         try
         {
             using var probe = unixSocket ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified) : new Socket(SocketType.Stream, ProtocolType.Tcp);
@@ -93,7 +104,7 @@ internal static class RedisBroker
         return IPAddress.TryParse(Host(address), out var ip) ? new IPEndPoint(ip, port) : new DnsEndPoint(address.Host, port);
     }
 
-    private static string SocketPath(Uri address) => Uri.UnescapeDataString(address.AbsolutePath);
+    private static string SocketPath(Uri address) => PathAddress.ToPath(address);
 
     // redis-server binds IPv4 loopback by default: "localhost" could resolve to ::1 first.
     private static string Host(Uri address) => address.Host == "localhost" ? "127.0.0.1" : address.Host;

@@ -38,6 +38,9 @@ internal static class RedisMessages
         return (message.Slice(1, span[0]), BinaryPrimitives.ReadInt64LittleEndian(span[offset..]), message[(offset + IdLength)..]);
     }
 
+    /// <summary>How every reply channel of a server's clients begins; a server answers on no other channel.</summary>
+    public static string ReplyChannelPrefix(string serverChannel) => $"{serverChannel}.reply.";
+
     public static byte[] ChannelName(string channel)
     {
         byte[] name = Encoding.UTF8.GetBytes(channel);

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Buffers.Binary;
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Kit;
 using StackExchange.Redis;
@@ -39,10 +40,17 @@ internal sealed class RedisRequester : IProbedConnection
 
     public static async Task<RedisRequester> OpenAsync(ConnectionMultiplexer redis, string serverChannel, string peer, TimeSpan timeout, CancellationToken ct)
     {
-        var requester = new RedisRequester(redis, serverChannel, $"{serverChannel}.reply.{Guid.NewGuid():N}", peer, timeout);
+        var requester = new RedisRequester(redis, serverChannel, RedisMessages.ReplyChannelPrefix(serverChannel) + Guid.NewGuid().ToString("N"), peer, timeout);
         redis.ConnectionFailed += requester.OnConnectionFailed;
-        // Subscribed before the first request, as Redis drops a message that finds no subscriber.
-        await requester._subscriber.SubscribeAsync(requester._replies, requester.OnReply).WaitAsync(ct).ConfigureAwait(false);
+        try
+        {
+            // Subscribed before the first request, as Redis drops a message that finds no subscriber.
+            await requester._subscriber.SubscribeAsync(requester._replies, requester.OnReply).WaitAsync(ct).ConfigureAwait(false);
+        }
+        catch (RedisException e)
+        {
+            throw new TransportException($"could not subscribe to a reply channel at {peer}: {e.Message}", e);
+        }
         return requester;
     }
 
@@ -63,24 +71,32 @@ internal sealed class RedisRequester : IProbedConnection
         _pending[id] = pending;
         byte[] message = ArrayPool<byte>.Shared.Rent(RedisMessages.RequestLength(_repliesName, request.Length));
         bool published = false;
+        var timeout = _timeout;
+        long start = Stopwatch.GetTimestamp(); // one deadline for the publish and the reply
         try
         {
             int length = RedisMessages.WriteRequest(message, _repliesName, id, request.Span);
-            long subscribers = await _subscriber.PublishAsync(_server, message.AsMemory(0, length)).ConfigureAwait(false);
+            long subscribers = await _subscriber.PublishAsync(_server, message.AsMemory(0, length)).WaitAsync(timeout, ct).ConfigureAwait(false);
             published = true; // the library is done with the buffer once Redis has answered the publish
             if (subscribers == 0)
             {
                 throw new TransportException($"no server subscribes at {_peer}: it is gone, or was never there");
             }
-            return await pending.Done.Task.WaitAsync(_timeout, ct).ConfigureAwait(false);
+            var left = timeout - Stopwatch.GetElapsedTime(start);
+            return await pending.Done.Task.WaitAsync(left > TimeSpan.Zero ? left : TimeSpan.Zero, ct).ConfigureAwait(false);
         }
         catch (TimeoutException) when (!pending.Abandon())
         {
             return await pending.Done.Task.ConfigureAwait(false); // its reply came as the wait ran out, and is being copied
         }
+        catch (TimeoutException) when (!published)
+        {
+            pending.Abandon(); // its buffer stays with the library, which may still send it
+            throw new TransportTimeoutException($"the redis-server of {_peer} did not take the request within {timeout.TotalMilliseconds:0} ms");
+        }
         catch (TimeoutException)
         {
-            throw TransportErrors.NoReply(_peer, _timeout);
+            throw TransportErrors.NoReply(_peer, timeout);
         }
         catch (RedisException e)
         {

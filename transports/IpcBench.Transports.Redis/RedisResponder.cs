@@ -17,14 +17,16 @@ internal sealed class RedisResponder : IServer
     private readonly ConnectionMultiplexer _redis;
     private readonly ISubscriber _subscriber;
     private readonly RedisChannel _channel;
+    private readonly byte[] _replyPrefix;
     private readonly RequestHandler _handler;
     private ReplyChannel? _lastReplyChannel;
 
-    private RedisResponder(ConnectionMultiplexer redis, RedisChannel channel, Uri address, RequestHandler handler)
+    private RedisResponder(ConnectionMultiplexer redis, string channel, Uri address, RequestHandler handler)
     {
         _redis = redis;
         _subscriber = redis.GetSubscriber();
-        _channel = channel;
+        _channel = RedisChannel.Literal(channel);
+        _replyPrefix = System.Text.Encoding.UTF8.GetBytes(RedisMessages.ReplyChannelPrefix(channel));
         _handler = handler;
         Address = address;
     }
@@ -33,9 +35,16 @@ internal sealed class RedisResponder : IServer
 
     public static async Task<RedisResponder> StartAsync(ConnectionMultiplexer redis, string channel, Uri address, RequestHandler handler, CancellationToken ct)
     {
-        var responder = new RedisResponder(redis, RedisChannel.Literal(channel), address, handler);
-        // SUBSCRIBE is acknowledged: once this returns, the redis-server delivers the channel's messages to us.
-        await responder._subscriber.SubscribeAsync(responder._channel, responder.OnRequest).WaitAsync(ct).ConfigureAwait(false);
+        var responder = new RedisResponder(redis, channel, address, handler);
+        try
+        {
+            // SUBSCRIBE is acknowledged: once this returns, the redis-server delivers the channel's messages to us.
+            await responder._subscriber.SubscribeAsync(responder._channel, responder.OnRequest).WaitAsync(ct).ConfigureAwait(false);
+        }
+        catch (RedisException e)
+        {
+            throw new TransportException($"could not subscribe to {channel}: {e.Message}", e);
+        }
         return responder;
     }
 
@@ -47,6 +56,11 @@ internal sealed class RedisResponder : IServer
         try
         {
             var (replyChannel, id, payload) = RedisMessages.ReadRequest(message);
+            if (!replyChannel.Span.StartsWith(_replyPrefix))
+            {
+                // Only a client's own reply channel: never another server's request channel, nor this one's (a loop).
+                throw new TransportException($"a request named a reply channel outside {RedisMessages.ReplyChannelPrefix(_channel.ToString())}*");
+            }
             byte[] reply = ArrayPool<byte>.Shared.Rent(RedisMessages.IdLength + _handler.ReplyCapacity(payload.Length));
             BinaryPrimitives.WriteInt64LittleEndian(reply, id);
             int length = _handler(payload.Span, reply.AsSpan(RedisMessages.IdLength));
@@ -60,7 +74,7 @@ internal sealed class RedisResponder : IServer
         }
     }
 
-    /// <summary>The reply channel's name as the library takes it, made once per client rather than once per request.</summary>
+    /// <summary>The reply channel's name as the library takes it, made again only when the client changes from one request to the next.</summary>
     private RedisChannel ReplyTo(ReadOnlySpan<byte> name)
     {
         var last = _lastReplyChannel;

@@ -22,10 +22,14 @@ public sealed class RedisTransport : ITransport
     public static RedisTransport UnixSocket { get; } = new("redis-uds", unixSocket: true);
 
     /// <summary>
-    /// The largest payload sent: far below the redis-server's 512 MB bulk limit and its 32 MB hard limit on a
-    /// subscriber's pending output (past which it drops the subscriber), as the other brokered transports' 16 MiB.
+    /// The largest payload sent, as nats's. A redis-server drops a subscriber with more than 32 MB of messages pending
+    /// (8 MB for a minute: its pubsub client-output-buffer-limit), and a server's one subscription takes every client's
+    /// requests: 1 MiB keeps 16 clients with a request in flight each, or one with 16, below it.
     /// </summary>
-    public const int MaxPayload = Core.Kit.Framing.LengthPrefix.DefaultMaxPayload;
+    public const int MaxPayload = 1 << 20;
+
+    /// <summary>The longest request channel: a client's reply channel, this name with ".reply." and 32 hex digits, must fit in 255 bytes.</summary>
+    private const int MaxChannelBytes = RedisMessages.MaxChannelLength - 7 - 32;
 
     /// <summary>The server's request channel, which the server names in the address it reports.</summary>
     internal static readonly TransportOption Channel = TransportOption.Text("channel",
@@ -77,7 +81,7 @@ public sealed class RedisTransport : ITransport
         var redis = await ConnectAsync(address, options, "ipcbench-server", ct).ConfigureAwait(false);
         try
         {
-            string channel = OptionValues.Parse(address, this)[Channel] is { Length: > 0 } given ? given : $"ipcbench:{Core.Kit.Files.PrivateDirectory.UniqueName()}";
+            string channel = OptionValues.Parse(address, this)[Channel] is { Length: > 0 } given ? CheckChannel(given) : $"ipcbench:{Core.Kit.Files.PrivateDirectory.UniqueName()}";
             var reported = AddressQuery.With(RedisBroker.Public(address, _unixSocket), Channel.Name, channel);
             return await RedisResponder.StartAsync(redis, channel, reported, handler, ct).ConfigureAwait(false);
         }
@@ -92,7 +96,7 @@ public sealed class RedisTransport : ITransport
     {
         var values = OptionValues.Parse(address, this);
         var options = EndpointOptions.From(values);
-        string channel = values.Required(Channel, address);
+        string channel = CheckChannel(values.Required(Channel, address));
         var peer = RedisBroker.Public(address, _unixSocket);
         var redis = await ConnectAsync(address, options, "ipcbench-client", ct).ConfigureAwait(false);
         RedisRequester requester;
@@ -110,15 +114,25 @@ public sealed class RedisTransport : ITransport
         return requester;
     }
 
+    private static string CheckChannel(string channel) => System.Text.Encoding.UTF8.GetByteCount(channel) <= MaxChannelBytes ? channel
+        : throw new ArgumentException($"a redis channel name is at most {MaxChannelBytes} bytes (its clients' reply channels add 39): {channel}");
+
     private async Task<ConnectionMultiplexer> ConnectAsync(Uri address, EndpointOptions options, string name, CancellationToken ct)
     {
         var configuration = RedisBroker.Options(address, _unixSocket, options.ConnectTimeout, options.RequestTimeout, name);
+        var connecting = ConnectionMultiplexer.ConnectAsync(configuration);
         try
         {
-            return await ConnectionMultiplexer.ConnectAsync(configuration).WaitAsync(options.ConnectTimeout + TimeSpan.FromSeconds(1), ct).ConfigureAwait(false);
+            return await connecting.WaitAsync(options.ConnectTimeout + TimeSpan.FromSeconds(1), ct).ConfigureAwait(false);
         }
-        catch (Exception e) when (e is RedisException or TimeoutException or OperationCanceledException && !ct.IsCancellationRequested)
+        catch (Exception e) when (e is RedisException or TimeoutException or OperationCanceledException)
         {
+            // A connect given up on may still succeed later: that multiplexer is closed, not left connected.
+            _ = connecting.ContinueWith(t => t.Result.Dispose(), CancellationToken.None, TaskContinuationOptions.OnlyOnRanToCompletion, TaskScheduler.Default);
+            if (ct.IsCancellationRequested)
+            {
+                throw;
+            }
             string why = e is RedisException ? e.Message : $"no answer within {options.ConnectTimeout.TotalMilliseconds:0} ms";
             throw new TransportException($"could not connect to {RedisBroker.Public(address, _unixSocket)}: the redis-server: {why}", e);
         }
