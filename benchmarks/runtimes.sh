@@ -52,9 +52,11 @@ for round in $(seq "$rounds"); do
 done
 echo
 echo "medians of $rounds rounds, same-core: transport runtime, cold start p50 (process start to first reply) and steady 1 B p50, us"
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for transport in "${transports[@]}"; do
   for runtime in jit r2r aot; do
-    awk -v t="$transport" -v r="$runtime" '$2 == t && $3 == r { print $4, $5 }' "$log" | sort -n | awk -v t="$transport" -v r="$runtime" '
-      { s[NR] = $1; d[NR] = $2 } END { n = asort(d, e); printf "%-6s %-4s %10.0f %8.1f\n", t, r, s[int((NR + 1) / 2)], e[int((n + 1) / 2)] }'
+    start=$(awk -v t="$transport" -v r="$runtime" '$2 == t && $3 == r { print $4 }' "$log" | median)
+    steady=$(awk -v t="$transport" -v r="$runtime" '$2 == t && $3 == r { print $5 }' "$log" | median)
+    printf "%-6s %-4s %10.0f %8.1f\n" "$transport" "$runtime" "$start" "$steady"
   done
 done
