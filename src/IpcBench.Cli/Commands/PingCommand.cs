@@ -4,7 +4,6 @@ using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Harness;
 using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Kit.Processes;
 using IpcBench.Core.Harness.Measurement;
 using IpcBench.Core.Kit;
 using IpcBench.Reporting;
