@@ -223,7 +223,7 @@ public class CliTests
     [InlineData("ping --transport mmf --option wait=nap", "wait must be spin, hybrid or block, not 'nap'")]
     [InlineData("ping --transport mmf --option wait", "--option takes NAME=VALUE, not 'wait'")]
     [InlineData("ping --transport mmf --wait spin --option wait=block", "wait is given twice")]
-    [InlineData("ping --transport tcp --scenario cold", "--scenario must be steady or connect")]
+    [InlineData("ping --transport tcp --scenario cold", "--scenario must be steady, connect or start")]
     [InlineData("ping --transport tcp --results a --no-results", "--results and --no-results exclude each other")]
     [InlineData("ping --transport tcp --isolation netns --server tcp://127.0.0.1:1", "--isolation places the server ping starts")]
     [InlineData("ping --transport tcp --wait-for-server 5s", "--wait-for-server waits for a --server")]

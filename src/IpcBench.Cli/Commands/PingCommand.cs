@@ -44,13 +44,12 @@ internal sealed class PingCommand
         "steady: one connection, timed round trips; connect: each request on a new connection, connect + request + close timed as one; "
         + "start: each request from a new client process, from its start to its reply (default --count 20, --warmup 2)",
         "steady", "steady", CaseKey.Connect, CaseKey.Start);
-    private readonly Option<string?> _runtime = new("--runtime")
-    {
-        Description = "the client's runtime: jit, r2r (ReadyToRun) or aot (NativeAOT), run from that build of ipcbench "
-            + "(benchmarks/runtimes.sh publishes them into artifacts/runtimes/, or IPCBENCH_RUNTIMES); the server is this build's. "
-            + "Default: this process's own, the client in it",
-        HelpName = "jit|r2r|aot",
-    };
+    private readonly Option<string?> _runtime = Options.Checked<string?>("--runtime",
+        "the client's runtime: jit, r2r (ReadyToRun) or aot (NativeAOT), run from that build of ipcbench "
+        + "(benchmarks/runtimes.sh publishes them into artifacts/runtimes/, or IPCBENCH_RUNTIMES); the server is this build's. "
+        + "Default: this process's own, the client in it",
+        string.Join('|', ClientRuntime.Names), null,
+        text => (ClientRuntime.Names.Contains(text, StringComparer.OrdinalIgnoreCase), text.ToLowerInvariant()), "jit, r2r or aot", showDefault: false);
     private readonly Option<bool> _firstReply = new("--first-reply") { Hidden = true, Description = "as a start-scenario client: connect, one checked request, print REPLIED and the moment, exit" };
     private readonly Option<string> _isolation = Options.Choice("--isolation", Isolations.Help, "none", [.. Isolations.Names]);
     private readonly Option<TimeSpan> _waitForServer = Options.Duration("--wait-for-server",
@@ -94,7 +93,6 @@ internal sealed class PingCommand
                 }
             }
         });
-        ping._runtime.AcceptOnlyFromAmong([.. ClientRuntime.Names]);
         command.SetAction((parsed, ct) => parsed.GetValue(ping._firstReply) ? ping.FirstReplyAsync(parsed, ct) : ping.RunAsync(parsed, ct));
         return command;
     }
