@@ -30,7 +30,7 @@ public class CredentialTests
         string password = "pw-" + Guid.NewGuid().ToString("N");
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
         string json = Path.Combine(results, "ping.json");
-        await RabbitMqCtlAsync("add_user", User, password);
+        await AddUserAsync(password);
         try
         {
             await RabbitMqCtlAsync("set_permissions", "-p", "/", User, ".*", ".*", ".*");
@@ -76,7 +76,7 @@ public class CredentialTests
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
         string json = Path.Combine(results, "ping.json");
         var serverLines = new List<string>();
-        await RabbitMqCtlAsync("add_user", User, password);
+        await AddUserAsync(password);
         try
         {
             await RabbitMqCtlAsync("set_permissions", "-p", "/", User, ".*", ".*", ".*");
@@ -131,7 +131,20 @@ public class CredentialTests
         Assert.Contains($"://{Secrets.Mask}@", stderr);
     }
 
+    /// <summary>The test's broker user, made afresh: one that a killed test run left (its finally never ran) goes first.</summary>
+    private static async Task AddUserAsync(string password)
+    {
+        await RunRabbitMqCtlAsync("delete_user", User); // usually there is none: its failure says nothing
+        await RabbitMqCtlAsync("add_user", User, password);
+    }
+
     private static async Task RabbitMqCtlAsync(params string[] args)
+    {
+        var (exit, stderr) = await RunRabbitMqCtlAsync(args);
+        Assert.True(exit == 0, $"rabbitmqctl {args[0]}: {stderr}");
+    }
+
+    private static async Task<(int Exit, string Stderr)> RunRabbitMqCtlAsync(params string[] args)
     {
         var info = new ProcessStartInfo("rabbitmqctl") { RedirectStandardOutput = true, RedirectStandardError = true };
         foreach (string arg in args)
@@ -142,6 +155,6 @@ public class CredentialTests
         var stderr = ctl.StandardError.ReadToEndAsync();
         _ = ctl.StandardOutput.ReadToEndAsync();
         await ctl.WaitForExitAsync(new CancellationTokenSource(TimeSpan.FromSeconds(60)).Token);
-        Assert.True(ctl.ExitCode == 0, $"rabbitmqctl {args[0]}: {await stderr}");
+        return (ctl.ExitCode, await stderr);
     }
 }
