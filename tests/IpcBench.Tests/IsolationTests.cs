@@ -190,7 +190,8 @@ public class IsolationTests
 
         Assert.True(ended, $"ping still running {dropped.Elapsed.TotalSeconds:0} s after its link went down");
         Assert.Equal(1, ping.ExitCode);
-        string error = Assert.Single((await stderr).Split('\n', StringSplitOptions.RemoveEmptyEntries), l => l.StartsWith("ipcbench ping:", StringComparison.Ordinal));
+        string error = Assert.Single((await stderr.WaitAsync(TimeSpan.FromSeconds(10))).Split('\n', StringSplitOptions.RemoveEmptyEntries),
+            l => l.StartsWith("ipcbench ping:", StringComparison.Ordinal));
         Assert.Contains("error", error);
         await AssertGoneAsync(name, serverPids);
     }

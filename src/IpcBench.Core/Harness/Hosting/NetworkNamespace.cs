@@ -170,8 +170,10 @@ public sealed class NetworkNamespace : IAsyncDisposable
     {
         // Signals to the terminal's process group do not reach it (setsid), and it ignores the rest but KILL:
         // whatever ends this process, the janitor still cleans up. What still runs inside gets SIGTERM first and
-        // 5 s to go (a server removes its socket files and shared memory then), SIGKILL after.
+        // 5 s to go (a server removes its socket files and shared memory then), SIGKILL after. It writes nowhere: holding
+        // this process's stdout and stderr, it would keep whoever reads them waiting for its cleanup after we exit.
         string script = $$"""
+            exec >/dev/null 2>&1
             trap '' INT TERM HUP
             cat >/dev/null
             inside() { ip netns pids {{name}} 2>/dev/null; }
