@@ -1,7 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Net;
-using System.Net.Sockets;
 using System.Text.Json;
 using IpcBench.Core.Kit.Processes;
 
@@ -33,7 +31,7 @@ public sealed class ScratchNats : IAsyncDisposable
 
     public static async Task<ScratchNats> StartAsync()
     {
-        int port = FreePort(), monitor = FreePort();
+        int port = LoopbackPort.Free(), monitor = LoopbackPort.Free();
         var info = new ProcessStartInfo("nats-server") { RedirectStandardOutput = true, RedirectStandardError = true };
         foreach (string arg in new[] { "-a", "127.0.0.1", "-p", Invariant(port), "-m", Invariant(monitor) })
         {
@@ -89,13 +87,6 @@ public sealed class ScratchNats : IAsyncDisposable
     {
         using var document = JsonDocument.Parse(await Http.GetStringAsync($"http://127.0.0.1:{_monitor}/{path}"));
         return document.RootElement.Clone();
-    }
-
-    private static int FreePort()
-    {
-        using var probe = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-        probe.Bind(new IPEndPoint(IPAddress.Loopback, 0));
-        return ((IPEndPoint)probe.LocalEndPoint!).Port;
     }
 
     private static string Invariant(int n) => n.ToString(CultureInfo.InvariantCulture);

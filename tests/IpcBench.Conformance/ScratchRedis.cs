@@ -36,7 +36,7 @@ public sealed class ScratchRedis : IAsyncDisposable
     /// <param name="password">A password it asks of every client (requirepass), or none.</param>
     public static async Task<ScratchRedis> StartAsync(string? password = null)
     {
-        int port = FreePort();
+        int port = LoopbackPort.Free();
         var directory = Directory.CreateTempSubdirectory("ipcbench-redis-");
         var info = new ProcessStartInfo("redis-server") { RedirectStandardOutput = true, RedirectStandardError = true };
         foreach (string arg in new[] { "--bind", "127.0.0.1", "--port", Invariant(port), "--unixsocket", Path.Combine(directory.FullName, "redis.sock"),
@@ -110,13 +110,6 @@ public sealed class ScratchRedis : IAsyncDisposable
         }
         _server.Dispose();
         _directory.Delete(recursive: true);
-    }
-
-    private static int FreePort()
-    {
-        using var probe = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-        probe.Bind(new IPEndPoint(IPAddress.Loopback, 0));
-        return ((IPEndPoint)probe.LocalEndPoint!).Port;
     }
 
     private static string Invariant(long n) => n.ToString(CultureInfo.InvariantCulture);

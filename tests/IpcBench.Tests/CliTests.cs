@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using IpcBench.Core.Harness.Hosting;
+using IpcBench.Conformance;
 using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Tests;
@@ -396,7 +397,7 @@ public class CliTests
     public async Task An_unreachable_server_exits_1_quickly_with_a_clear_error()
     {
         var watch = Stopwatch.StartNew();
-        var (exit, _, stderr) = await RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{FreePort()}");
+        var (exit, _, stderr) = await RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{LoopbackPort.Free()}");
         Assert.Equal(1, exit);
         Assert.Contains("connection refused", stderr);
         Assert.True(watch.Elapsed < TimeSpan.FromSeconds(15), $"took {watch.Elapsed}");
@@ -441,7 +442,7 @@ public class CliTests
     [Fact]
     public async Task Ping_waits_for_a_server_that_starts_later_and_gives_up_on_one_that_never_does()
     {
-        int port = FreePort();
+        int port = LoopbackPort.Free();
         var ping = RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}", "--wait-for-server", "30s",
             "--count", "200", "--warmup", "10", "--no-results");
         await Task.Delay(1500); // ping is retrying by now
@@ -454,16 +455,9 @@ public class CliTests
         }
 
         var watch = Stopwatch.StartNew();
-        var (gaveUp, _, error) = await RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{FreePort()}", "--wait-for-server", "2s");
+        var (gaveUp, _, error) = await RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{LoopbackPort.Free()}", "--wait-for-server", "2s");
         Assert.Equal(1, gaveUp);
         Assert.Contains("connection refused", error);
         Assert.InRange(watch.Elapsed.TotalSeconds, 1.5, 20);
-    }
-
-    internal static int FreePort()
-    {
-        using var probe = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
-        probe.Start();
-        return ((System.Net.IPEndPoint)probe.LocalEndpoint).Port;
     }
 }

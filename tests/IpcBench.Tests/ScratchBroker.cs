@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using IpcBench.Conformance;
 using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Tests;
@@ -32,7 +33,7 @@ public sealed class ScratchBroker : IAsyncDisposable
     public static async Task<ScratchBroker> StartAsync()
     {
         string node = $"ipcbench-test-{Environment.ProcessId}-{Guid.NewGuid():N}"[..32] + "@localhost";
-        int port = CliTests.FreePort(), distributionPort = CliTests.FreePort();
+        int port = LoopbackPort.Free(), distributionPort = LoopbackPort.Free();
         // rabbitmq-server runs the node as the rabbitmq user, who must be able to write here.
         string directory = Directory.CreateTempSubdirectory("ipcbench-test-broker-").FullName;
         await RunAsync("chown", "rabbitmq:rabbitmq", directory);

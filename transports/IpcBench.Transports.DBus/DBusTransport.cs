@@ -1,4 +1,3 @@
-using System.Text;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Kit;
@@ -19,9 +18,6 @@ public sealed class DBusTransport : ITransport
 
     /// <summary>As the other transports' default; D-Bus itself allows arrays of up to 64 MiB.</summary>
     public const int MaxPayload = Core.Kit.Framing.LengthPrefix.DefaultMaxPayload;
-
-    // sun_path holds 108 bytes on Linux, including the terminating NUL.
-    private const int MaxPathBytes = 107;
 
     private DBusTransport()
     {
@@ -53,7 +49,7 @@ public sealed class DBusTransport : ITransport
         var claim = await StaleSocketFile.ClaimAsync(PathAddress.ToPath(address), ct).ConfigureAwait(false);
         try
         {
-            CheckLength(claim.Path);
+            PathAddress.CheckSocketPath(claim.Path);
             return await DBusResponder.StartAsync(claim, PathAddress.ToUri(Name, claim.Path), handler, options.ConnectTimeout, ct).ConfigureAwait(false);
         }
         catch
@@ -67,7 +63,7 @@ public sealed class DBusTransport : ITransport
     {
         var options = EndpointOptions.Parse(address, this);
         string path = PathAddress.ToPath(address);
-        CheckLength(path);
+        PathAddress.CheckSocketPath(path);
         var connection = new DBusConnection(new DBusConnectionOptions(PrivateBus.Address(path)) { AutoConnect = false });
         try
         {
@@ -90,13 +86,5 @@ public sealed class DBusTransport : ITransport
         // Connected to the bus is not yet a server on it: one call answered shows the name is owned.
         await ConnectProbe.ProbeAsync(requester, address, options.ConnectTimeout, options.RequestTimeout, ct).ConfigureAwait(false);
         return requester;
-    }
-
-    private static void CheckLength(string path)
-    {
-        if (Encoding.UTF8.GetByteCount(path) > MaxPathBytes)
-        {
-            throw new ArgumentException($"socket path is longer than {MaxPathBytes} bytes, the OS limit: {path}");
-        }
     }
 }

@@ -20,20 +20,9 @@ internal sealed class GrpcCodeFirstConnection(GrpcChannel channel, string peer, 
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
         FrameTooLargeException.ThrowIfTooLarge(request.Length, maxPayload);
-        try
-        {
-            var options = new CallOptions(deadline: DateTime.UtcNow + ReplyTimeout, cancellationToken: ct);
-            var answer = await _client.CallAsync(new EchoData { Payload = request.ToArray() }, new CallContext(options)).ConfigureAwait(false);
-            return FrameTooLargeException.CopyReply(answer.Payload, reply.Span);
-        }
-        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
-        {
-            throw TransportErrors.NoReply(peer, ReplyTimeout);
-        }
-        catch (RpcException e)
-        {
-            throw GrpcMessages.Failure(e, peer, ReplyTimeout);
-        }
+        var options = new CallOptions(deadline: DateTime.UtcNow + ReplyTimeout, cancellationToken: ct);
+        var call = _client.CallAsync(new EchoData { Payload = request.ToArray() }, new CallContext(options)).AsTask();
+        return await GrpcMessages.ReplyAsync(call, static answer => answer.Payload, reply, peer, ReplyTimeout, ct).ConfigureAwait(false);
     }
 
     public ValueTask DisposeAsync()

@@ -17,6 +17,27 @@ internal static class GrpcMessages
             ? throw new FrameTooLargeException(payload.Length, maxPayload)
             : new EchoMessage { Payload = UnsafeByteOperations.UnsafeWrap(payload) };
 
+    /// <summary>
+    /// A unary call's answer copied into <paramref name="reply"/>: a passed deadline is no reply (with
+    /// ThrowOperationCanceledOnCancellation grpc-dotnet reports it as a cancellation), any other status a failure.
+    /// </summary>
+    public static async ValueTask<int> ReplyAsync<T>(Task<T> call, Func<T, ReadOnlyMemory<byte>> payload, Memory<byte> reply,
+        string peer, TimeSpan timeout, CancellationToken ct)
+    {
+        try
+        {
+            return FrameTooLargeException.CopyReply(payload(await call.ConfigureAwait(false)).Span, reply.Span);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            throw TransportErrors.NoReply(peer, timeout);
+        }
+        catch (RpcException e)
+        {
+            throw Failure(e, peer, timeout);
+        }
+    }
+
     public static TransportException Failure(RpcException e, string peer, TimeSpan timeout) => e.StatusCode switch
     {
         StatusCode.DeadlineExceeded => TransportErrors.NoReply(peer, timeout),

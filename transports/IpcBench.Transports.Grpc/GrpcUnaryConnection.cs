@@ -19,21 +19,8 @@ internal sealed class GrpcUnaryConnection(GrpcChannel channel, string peer, int 
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
         var message = GrpcMessages.Request(request, maxPayload);
-        try
-        {
-            using var call = _client.CallAsync(message, deadline: DateTime.UtcNow + ReplyTimeout, cancellationToken: ct);
-            var answer = await call.ResponseAsync.ConfigureAwait(false);
-            return FrameTooLargeException.CopyReply(answer.Payload.Span, reply.Span);
-        }
-        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
-        {
-            // With ThrowOperationCanceledOnCancellation, grpc-dotnet reports a passed deadline this way too.
-            throw TransportErrors.NoReply(peer, ReplyTimeout);
-        }
-        catch (RpcException e)
-        {
-            throw GrpcMessages.Failure(e, peer, ReplyTimeout);
-        }
+        using var call = _client.CallAsync(message, deadline: DateTime.UtcNow + ReplyTimeout, cancellationToken: ct);
+        return await GrpcMessages.ReplyAsync(call.ResponseAsync, static answer => answer.Payload.Memory, reply, peer, ReplyTimeout, ct).ConfigureAwait(false);
     }
 
     public ValueTask DisposeAsync()

@@ -1,5 +1,4 @@
 using System.Net.Sockets;
-using System.Text;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Kit.Files;
@@ -14,9 +13,6 @@ namespace IpcBench.Transports.Sockets;
 /// </summary>
 public sealed class UdsTransport : StreamTransport
 {
-    // sun_path holds 108 bytes on Linux, 104 on macOS, including the terminating NUL.
-    private const int MaxPathBytes = 103;
-
     public override TransportFamily Family => TransportFamily.Sockets;
 
     public override string Name => "uds";
@@ -38,7 +34,7 @@ public sealed class UdsTransport : StreamTransport
         var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
         {
-            CheckLength(claim.Path);
+            PathAddress.CheckSocketPath(claim.Path);
             socket.Bind(new UnixDomainSocketEndPoint(claim.Path));
             socket.Listen(AcceptLoop.Backlog);
         }
@@ -58,7 +54,7 @@ public sealed class UdsTransport : StreamTransport
     protected override async ValueTask<Stream> ConnectStreamAsync(Uri address, EndpointOptions options, CancellationToken ct)
     {
         string path = PathAddress.ToPath(address);
-        CheckLength(path);
+        PathAddress.CheckSocketPath(path);
         var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
         {
@@ -69,14 +65,6 @@ public sealed class UdsTransport : StreamTransport
         {
             socket.Dispose();
             throw;
-        }
-    }
-
-    private static void CheckLength(string path)
-    {
-        if (Encoding.UTF8.GetByteCount(path) > MaxPathBytes)
-        {
-            throw new ArgumentException($"socket path is longer than {MaxPathBytes} bytes, the OS limit: {path}");
         }
     }
 }

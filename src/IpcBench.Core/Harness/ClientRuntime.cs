@@ -2,6 +2,7 @@ using System.Reflection;
 using System.Runtime.CompilerServices;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Kit.Files;
 
 namespace IpcBench.Core.Harness;
 
@@ -67,16 +68,8 @@ public static class ClientRuntime
         {
             return Path.GetFullPath(configured);
         }
-        foreach (string start in new[] { Directory.GetCurrentDirectory(), AppContext.BaseDirectory })
-        {
-            for (var dir = new DirectoryInfo(start); dir is not null; dir = dir.Parent)
-            {
-                if (File.Exists(Path.Combine(dir.FullName, "IpcBench.sln")))
-                {
-                    return Path.Combine(dir.FullName, "artifacts", "runtimes");
-                }
-            }
-        }
-        return Path.GetFullPath(Path.Combine("artifacts", "runtimes"));
+        return RepositoryRoot.Find(Directory.GetCurrentDirectory(), AppContext.BaseDirectory) is { } root
+            ? Path.Combine(root, "artifacts", "runtimes")
+            : Path.GetFullPath(Path.Combine("artifacts", "runtimes"));
     }
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using IpcBench.Core.Kit.Files;
 using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Reporting.Collecting;
@@ -25,14 +26,7 @@ public static class RunFolder
         {
             return Path.GetFullPath(variable);
         }
-        for (var dir = new DirectoryInfo(Directory.GetCurrentDirectory()); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "IpcBench.sln")))
-            {
-                return Path.Combine(dir.FullName, "results");
-            }
-        }
-        return Path.GetFullPath("results");
+        return RepositoryRoot.Find(Directory.GetCurrentDirectory()) is { } root ? Path.Combine(root, "results") : Path.GetFullPath("results");
     }
 
     /// <summary>A run's id: its UTC start time to the second, then its kind ("20261122-005250-ping").</summary>

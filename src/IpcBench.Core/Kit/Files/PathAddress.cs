@@ -39,6 +39,13 @@ public static class PathAddress
 
     public static string Describe(FileKind kind) => kind == FileKind.Regular ? "a regular file" : "not a regular file";
 
+    // sun_path holds 108 bytes on Linux, 104 on macOS, including the terminating NUL.
+    private const int MaxSocketPathBytes = 103;
+
+    /// <summary>Refuses a Unix socket path longer than the OS can bind or connect to, in one line that names it.</summary>
+    public static string CheckSocketPath(string path) => System.Text.Encoding.UTF8.GetByteCount(path) <= MaxSocketPathBytes ? path
+        : throw new ArgumentException($"socket path is longer than {MaxSocketPathBytes} bytes, the OS limit: {path}");
+
     /// <summary>The address of a file path: <c>scheme:///path</c>.</summary>
     public static Uri ToUri(string scheme, string path)
     {
