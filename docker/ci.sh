@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI's container check (called by .ci/run; root): installs docker.io, docker-compose and debootstrap; runs docker/run.sh
-# for tcp, uds and mmf with short runs on an engine run.sh starts itself, and checks the merged run folder's transport x
+# for tcp, uds, mmf, dbus, nats and redis-uds with short runs on an engine run.sh starts itself, and checks the merged run folder's transport x
 # isolation table; kills a run.sh with SIGKILL mid-pair and checks that the next run.sh removes its pairs, engine and work
 # folder; then on an engine of its own, kills a run.sh (SIGTERM) in the middle of a container pair and checks that
 # no container, network, volume, namespace or veth link is left, and stops a pair's server container mid-run: its client
@@ -28,16 +28,28 @@ stop_pair() { # each may find nothing to remove
 trap '[ -z "$run" ] || { kill -TERM "$run" 2>/dev/null; wait "$run"; }; [ -z "$engine_pid" ] || stop_pair; engine_stop; rm -rf "$out"' EXIT
 fail() { echo "docker/ci.sh: $*" >&2; exit 1; }
 
-echo "== docker/run.sh tcp uds mmf (1 B, 3,000 requests)"
-IPCBENCH_SIZES=1 IPCBENCH_COUNT=3000 IPCBENCH_WARMUP=300 IPCBENCH_RESULTS="$out/results" timeout 15m docker/run.sh tcp uds mmf
+echo "== docker/run.sh tcp uds mmf dbus nats redis-uds (1 B, 3,000 requests)"
+# The host's nats-server and redis-server (test.sh starts them) serve the bare runs; the pairs have brokers of their own.
+IPCBENCH_SIZES=1 IPCBENCH_COUNT=3000 IPCBENCH_WARMUP=300 IPCBENCH_RESULTS="$out/results" timeout 20m docker/run.sh tcp uds mmf dbus nats redis-uds
 summary=$(ls "$out"/results/*-merge/summary.md)
 # A measured cell is "p50 / p99 (ratio)"; the row names the transport, each pair kind has its column.
 cell='[0-9.,]+ / [0-9.,]+ \([0-9.]+x\)'
-grep -q '^| transport | size | bare | netns | container | docker-shared-netns | docker-bridge | docker-volume | docker-shared-ipc |$' "$summary" \
-  || fail "the isolation table's columns are not bare, netns, container and the four pair kinds: $(grep -m1 '^| transport | size | bare' "$summary")"
-grep -Eq "^\| tcp [^|]*\| 1 B \| [0-9.]+ / [0-9.]+ \| $cell \| $cell \| $cell \| $cell \| - \| - \|$" "$summary" || fail "no tcp row measured in every isolation"
-grep -Eq "^\| uds [^|]*\| 1 B \| [0-9.]+ / [0-9.]+ \| $cell \| $cell \| - \| - \| $cell \| - \|$" "$summary" || fail "no uds row with netns, container and the volume pair"
-grep -Eq "^\| mmf [^|]*\| 1 B \| [0-9.]+ / [0-9.]+ \| $cell \| not supported \| - \| - \| - \| $cell \|$" "$summary" || fail "no mmf row with netns and the shared-IPC pair"
+bare='[0-9.,]+ / [0-9.,]+'
+row() { # TRANSPORT CELLS...: the transport's 1 B row has exactly these cells after "bare"
+  local pattern="^\\| $1 [^|]*\\| 1 B \\| $bare" c
+  shift
+  for c in "$@"; do pattern+=" \\| $c"; done
+  grep -Eq "$pattern \\|\$" "$summary"
+}
+grep -q '^| transport | size | bare | netns | container | docker-shared-netns | docker-bridge | docker-volume | docker-shared-ipc | docker-broker |$' "$summary" \
+  || fail "the isolation table's columns are not bare, netns, container and the five pair kinds: $(grep -m1 '^| transport | size | bare' "$summary")"
+row tcp "$cell" "$cell" "$cell" "$cell" - - - || fail "no tcp row measured in every isolation"
+row uds "$cell" "$cell" - - "$cell" - - || fail "no uds row with netns, container and the volume pair"
+row mmf "$cell" "not supported" - - - "$cell" - || fail "no mmf row with netns and the shared-IPC pair"
+row dbus "$cell" "$cell" - - "$cell" - - || fail "no dbus row with netns, container and the volume pair (its bus socket on the volume)"
+# Brokered: a broker on the host's loopback is out of reach of a namespace of the server's own; one behind a socket file is not.
+row nats "not supported" "not supported" - - - - "$cell" || fail "no nats row with the broker pair (a nats-server in a third container)"
+row redis-uds "$cell" "$cell" - - - - "$cell" || fail "no redis-uds row with netns, container and the broker pair (redis-server's socket on the volume the three share)"
 
 echo "== a run.sh killed by SIGKILL (no trap runs) leaves nothing once the next run.sh starts"
 IPCBENCH_ISOLATIONS=docker-bridge IPCBENCH_SIZES=100KB IPCBENCH_COUNT=10000000 IPCBENCH_RESULTS="$out/sigkilled" docker/run.sh tcp >"$out/sigkilled.log" 2>&1 &

@@ -8,9 +8,11 @@
 #   docker/run.sh [TRANSPORT...]          default: tcp uds mmf grpc zmq
 #
 # Variables: IPCBENCH_ISOLATIONS (all: none netns container docker-shared-netns docker-bridge docker-vm-bridge
-# docker-volume docker-shared-ipc docker-broker; none is bare; docker-broker puts amqp's broker, server and client in
-# three containers on the bridge network; docker-vm-bridge is the bridge pair with the server under the VM runtime
-# IPCBENCH_VM_RUNTIME, kata, where the engine has it: docker/compose.kata.yaml), IPCBENCH_SIZES (1,100KB), IPCBENCH_COUNT (20000), IPCBENCH_WARMUP (1000), IPCBENCH_PLACEMENT (same-core or
+# docker-volume docker-shared-ipc docker-broker; none is bare; docker-broker puts a brokered transport's broker
+# (Debian's RabbitMQ, nats-server or redis-server), server and client in three containers on the bridge network, and
+# redis-uds's socket on a volume the three share; docker-vm-bridge is the bridge pair with the server under the VM
+# runtime IPCBENCH_VM_RUNTIME, kata, where the engine has it: docker/compose.kata.yaml), IPCBENCH_SIZES (1,100KB),
+# IPCBENCH_COUNT (20000), IPCBENCH_WARMUP (1000), IPCBENCH_PLACEMENT (same-core or
 # cross-core; the containers get the matching cpusets), IPCBENCH_RESULTS (results/), IPCBENCH_IMAGE (ipcbench),
 # IPCBENCH_IMAGE_ROUTE (auto: the official images when a registry answers, else docker/build-offline.sh).
 # Needs root, docker and docker-compose (Debian: docker.io docker-compose debootstrap) and the .NET SDK. Starts a Docker
@@ -109,6 +111,11 @@ for gone in $( { docker ps -a --format '{{.Label "com.docker.compose.project"}}'
   pairs_down "$gone"
 done
 
+# broker_of TRANSPORT: the broker its pair needs in a third container (build-offline.sh --broker), or nothing
+broker_of() {
+  case "$1" in amqp*) echo rabbitmq ;; nats) echo nats ;; redis*) echo redis ;; esac
+}
+
 # -- the image, and the same build on the host for the bare and namespace runs
 route=${IPCBENCH_IMAGE_ROUTE:-auto}
 if [ "$route" = auto ]; then
@@ -119,11 +126,17 @@ if [ "$route" = registry ]; then
   echo "== docker build (official .NET images)"
   dotnet publish src/IpcBench.Cli -c Release -r linux-x64 --self-contained -o docker/app -v quiet -nologo
   docker build -q -f docker/Dockerfile -t "$image" . >/dev/null
+fi
+# The broker pairs' brokers are Debian's on either route, made offline (the official images start each its own way).
+brokers=()
+for transport in "${transports[@]}"; do
+  broker=$(broker_of "$transport")
+  [ -z "$broker" ] || [[ " ${brokers[*]} " == *" --broker $broker "* ]] || brokers+=(--broker "$broker")
+done
+if [ "$route" = registry ]; then
+  [ ${#brokers[@]} -eq 0 ] || docker/build-offline.sh --brokers-only "${brokers[@]}"
 else
-  broker=()
-  [[ " ${transports[*]} " != *" amqp"* ]] || broker=(--broker) # the broker pair's RabbitMQ image, made offline too
-  IPCBENCH_IMAGE=$image docker/build-offline.sh "${broker[@]}"
-  export IPCBENCH_BROKER_IMAGE=${IPCBENCH_BROKER_IMAGE:-ipcbench-broker:bookworm}
+  IPCBENCH_IMAGE=$image docker/build-offline.sh "${brokers[@]}"
 fi
 cli=docker/app/ipcbench
 
@@ -190,7 +203,14 @@ for transport in "${transports[@]}"; do
   for size in ${sizes//,/ }; do
     for isolation in none netns container; do ! wanted "$isolation" || host_ping "$isolation" "$transport" "$size"; done
     case "$transport,$kind" in
-      amqp*) pair broker "$transport" "$size" "" ;;
+      *brokered*) case "$transport" in # a server subject, queue or channel the client can name
+          amqp*) address="$transport://169.254.77.20:5672/?queue=ipcbench" ;;
+          nats) address="nats://169.254.77.20:4222/?subject=ipcbench" ;;
+          redis) address="redis://169.254.77.20:6379/?channel=ipcbench" ;;
+          redis-uds) address="redis-uds:///run/ipcbench/redis.sock?channel=ipcbench" ;;
+          *) echo "run.sh: no broker pair for '$transport'" >&2; exit 2 ;;
+        esac
+        IPCBENCH_BROKER_IMAGE=ipcbench-broker-$(broker_of "$transport"):bookworm pair broker "$transport" "$size" "$address" ;;
       mmf,*) pair shared-ipc "$transport" "$size" "mmf:///dev/shm/ipcbench-channel" ;;
       *-tls,*) for pair_kind in shared-netns bridge vm-bridge; do # the pin travels only in the server's READY line
           note_skip "$transport" "docker-$pair_kind" "its client trusts only the certificate its server makes at start, named (pin=) in the server's READY line, which a client container is not given"

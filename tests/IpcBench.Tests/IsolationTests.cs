@@ -59,6 +59,31 @@ public class IsolationTests
         }
     }
 
+    [Theory]
+    [InlineData("nats", "netns")]
+    [InlineData("redis-uds", "netns")]
+    [InlineData("redis-uds", "container")]
+    public async Task A_broker_on_loopback_is_out_of_a_namespaces_reach_and_one_behind_a_socket_file_is_not(string transport, string isolation)
+    {
+        var (exit, stdout, stderr) = await CliTests.RunWithAsync(null, "ping", "--transport", transport, "--isolation", isolation,
+            "--count", "300", "--warmup", "20", "--no-results");
+        if (NetworkNamespace.UnsupportedReason is { } reason)
+        {
+            Assert.Equal(3, exit);
+            Assert.Contains(reason, stderr);
+        }
+        else if (transport == "nats")
+        {
+            Assert.Equal(3, exit);
+            Assert.Contains($"nats is not supported in isolation {isolation} here: its server reaches the broker on the host's loopback", stderr);
+        }
+        else
+        {
+            Assert.True(exit == 0, stderr);
+            Assert.Contains($"isolation={isolation}) to redis-uds:///", stdout);
+        }
+    }
+
     [Fact]
     public async Task Shared_memory_is_not_supported_in_a_container()
     {

@@ -44,7 +44,8 @@ public static class Isolations
         Isolation.None => null,
         _ when transport.Capabilities.Has(TransportFeatures.InProcess) => "it has no server process to isolate: its handler runs in the client's process",
         _ when NetworkNamespace.UnsupportedReason is { } reason => reason,
-        _ when transport.Capabilities.Has(TransportFeatures.Brokered) =>
+        // A broker reached through a socket file (redis-uds) is as near in a namespace as outside it.
+        _ when transport.Capabilities.Has(TransportFeatures.Brokered) && transport.Capabilities.Has(TransportFeatures.CrossHost) =>
             "its server reaches the broker on the host's loopback, which a network namespace does not share",
         Isolation.Container when transport.DefaultAddress().AbsolutePath.StartsWith("/dev/shm/", StringComparison.Ordinal) =>
             "its client and server meet on shared memory in /dev/shm, and the server's /dev/shm is its own",
