@@ -76,14 +76,9 @@ public static class SuiteConfig
         .WithOption(ConfigOptions.JoinSummary, true)
         .WithOrderer(new BenchmarkDotNet.Order.DefaultOrderer(BenchmarkDotNet.Order.SummaryOrderPolicy.Declared));
 
-    /// <summary>
-    /// Leaves out the clients a server cannot serve at once (wcf under Mono), and the throughput cases of a transport the
-    /// scenario leaves out (<see cref="ThroughputBenchmark.LeftOut"/>); the suite's host says so.
-    /// </summary>
+    /// <summary>Leaves out the clients a server cannot serve at once (wcf under Mono); the suite's host says so.</summary>
     private static bool ClientsFit(BenchmarkDotNet.Running.BenchmarkCase c) =>
-        c.Parameters["Transport"] is not string name
-        || SuiteSettings.Resolve(name).Capabilities.RejectClients(LatencySidecar.ClientsOf(c)) is null
-           && !(c.Descriptor.Type == typeof(ThroughputBenchmark) && ThroughputBenchmark.LeftOut.ContainsKey(SuiteSettings.Resolve(name).Name));
+        c.Parameters["Transport"] is not string name || SuiteSettings.Resolve(name).Capabilities.RejectClients(LatencySidecar.ClientsOf(c)) is null;
 
     /// <summary>Leaves out the sizes a transport cannot carry (udp: 64 KB datagrams); the suite's host (Program.cs) says so.</summary>
     private static bool SizeFits(BenchmarkDotNet.Running.BenchmarkCase c) =>

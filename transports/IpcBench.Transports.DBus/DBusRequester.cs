@@ -7,6 +7,8 @@ namespace IpcBench.Transports.DBus;
 /// <summary>
 /// The client: each request is one method call to the echo object, its reply awaited at most the reply timeout (the
 /// library and the session bus set none). The library matches replies to calls by serial, so several may be in flight.
+/// It completes a call on its reader thread, and the caller's code after the await runs there, as it does in any
+/// application awaiting Tmds.DBus: a caller that blocks in that continuation stops every reply of the connection.
 /// </summary>
 internal sealed class DBusRequester(DBusConnection connection, string peer) : IProbedConnection
 {

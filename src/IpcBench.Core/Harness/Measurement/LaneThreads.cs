@@ -34,7 +34,9 @@ public sealed class LaneThreads : IDisposable
     /// (infinite: a step bounded by its own requests' timeouts). Returns when each lane finished, in Stopwatch ticks, in
     /// lane order. A step that times out leaves its lanes stopping: the lanes are of no further use, only to dispose.
     /// Blocking, and woken by the last lane directly: an await would add a thread-pool wake-up to every round of the
-    /// throughput benchmark, on a VM where waking an idle CPU takes tens of microseconds.
+    /// throughput benchmark, on a VM where waking an idle CPU takes tens of microseconds. So never call it in an await's
+    /// continuation, which may run on a transport's reader thread (Tmds.DBus completes a reply on the thread that read
+    /// it): the lanes would wait for that thread, and it for them. A thread of the caller's own, or Task.Run's.
     /// </summary>
     public long[] Run(Func<RequestLoop, CancellationToken, Task> step, TimeSpan timeout, CancellationToken ct)
     {
