@@ -1,5 +1,6 @@
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness;
 using IpcBench.Core.Harness.Hosting;
 using IpcBench.Transports;
 
@@ -16,6 +17,7 @@ public static class SuiteSettings
     public const string PlacementVariable = "IPCBENCH_PLACEMENT";
     public const string LatencyDirVariable = "IPCBENCH_LATENCY_DIR";
     public const string IsolationVariable = "IPCBENCH_ISOLATION";
+    public const string RuntimeVariable = "IPCBENCH_RUNTIME";
 
     /// <summary>
     /// The longest a case's own warm-up sends its first requests for, before it waits for a quiet JIT (WarmUp): without
@@ -45,9 +47,18 @@ public static class SuiteSettings
     /// <summary>The transports that will run: requested and able to run here (in the isolation asked for).</summary>
     public static IEnumerable<string> Transports => RequestedTransports.Where(t => NotHere(Resolve(t)) is null);
 
-    /// <summary>Why <paramref name="transport"/> cannot run here, in the suite's isolation; null when it can.</summary>
+    /// <summary>Why <paramref name="transport"/> cannot run here, in the suite's isolation and on its runtime; null when it can.</summary>
     public static string? NotHere(ITransport transport) => transport.UnsupportedReason
-        ?? (Isolation.Refuses(transport) is { } why ? $"not supported in isolation {Isolation.Name()}: {why}" : null);
+        ?? (Isolation.Refuses(transport) is { } why ? $"not supported in isolation {Isolation.Name()}: {why}" : null)
+        ?? (Runtime == ClientRuntime.NativeAot && transport.NativeAotUnsupportedReason is { } noAot ? $"not supported on NativeAOT: {noAot}" : null);
+
+    /// <summary>
+    /// How the benchmark processes, the measured clients, run (IPCBENCH_RUNTIME): jit (the default), r2r or aot, each
+    /// built by its toolchain (<see cref="SuiteToolchains"/>); the servers are always the JIT ipcbench, as with ping --runtime.
+    /// </summary>
+    public static string Runtime => Env(RuntimeVariable) is not { } name ? ClientRuntime.Jit
+        : ClientRuntime.Names.Contains(name) ? name
+        : throw new ArgumentException($"{RuntimeVariable} must be {string.Join(", ", ClientRuntime.Names)}, not '{name}'");
 
     /// <summary>Where each server runs: beside the suite (none, the default), or in namespaces of its own (IPCBENCH_ISOLATION=netns or container).</summary>
     public static Isolation Isolation => Env(IsolationVariable) is not { } name ? Isolation.None

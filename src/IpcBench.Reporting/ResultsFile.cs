@@ -17,6 +17,7 @@ public static class ResultsFile
         RespectNullableAnnotations = true,
         RespectRequiredConstructorParameters = true,
         Converters = { new InlineListConverter<PercentilePoint>(), new InlineListConverter<double>() },
+        TypeInfoResolver = ResultsJson.Default,
     };
 
     public static string Serialize(RunResults run) => JsonSerializer.Serialize(run, Options) + "\n";
@@ -94,7 +95,7 @@ public static class ResultsFile
     private static string OneLine(string text) => text.ReplaceLineEndings(" ");
 
     /// <summary>A text from the file as an error may quote it: escaped as JSON, so on one line, and cut short.</summary>
-    private static string Shown(string text) => JsonSerializer.Serialize(text.Length > 60 ? text[..60] + "..." : text);
+    private static string Shown(string text) => JsonSerializer.Serialize(text.Length > 60 ? text[..60] + "..." : text, ResultsJson.Default.String);
 
     /// <summary>
     /// A list on one line (the ten points of a latency curve, up to 2,000 samples): read together, not one per line.
@@ -102,7 +103,7 @@ public static class ResultsFile
     /// </summary>
     private sealed class InlineListConverter<T> : JsonConverter<IReadOnlyList<T>>
     {
-        private static readonly JsonSerializerOptions Inline = new() { PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower };
+        private static readonly JsonSerializerOptions Inline = new() { PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower, TypeInfoResolver = ResultsJson.Default };
 
         public override IReadOnlyList<T> Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
             JsonSerializer.Deserialize<T[]>(ref reader, options) ?? throw new JsonException("a list must not be null");
@@ -111,3 +112,14 @@ public static class ResultsFile
             writer.WriteRawValue(JsonSerializer.Serialize(value.ToArray(), Inline));
     }
 }
+
+/// <summary>
+/// results.json's types, serialized by generated code rather than by reflection: the suite's benchmark process writes
+/// its case with it, and as a NativeAOT build (IPCBENCH_RUNTIME=aot) it has no reflection serializer.
+/// </summary>
+[JsonSerializable(typeof(RunResults))]
+[JsonSerializable(typeof(CaseResult))]
+[JsonSerializable(typeof(PercentilePoint[]))]
+[JsonSerializable(typeof(double[]))]
+[JsonSerializable(typeof(string))]
+internal sealed partial class ResultsJson : JsonSerializerContext;
