@@ -4,6 +4,7 @@
 #   ipc-bench      one client, one message at a time, no pinning: round trips/s and the mean, 100 B and 1,000 B
 #   grpc_bench     grpc, a 78 B echo, 50 connections x 20 in flight, server on one CPU and client on the other
 #   Fusion RPC     calls/s with many calls in flight: grpc-tls, signalr-json, jsonrpc-json (and http, one per connection)
+#   rpc-bench      Aeron's third-party run: an open loop of 10,000 requests a second, udp and grpc-stream
 #   sockperf       Debian's sockperf ping-pong on loopback, 64 B, beside ipcbench tcp and udp at 64 B
 #
 # Usage: benchmarks/peers.sh   (sockperf: apt-get install sockperf; its line is skipped without it)
@@ -39,6 +40,12 @@ row "grpc 16 B, 8 x 64 (cleartext)" --transport grpc --size 16 --clients 8 --in-
 row "signalr-json 16 B, 8 x 64" --transport signalr-json --size 16 --clients 8 --in-flight 64 --duration "$duration" --warmup 3s --placement none
 row "jsonrpc-json 16 B, 8 x 16" --transport jsonrpc-json --size 16 --clients 8 --in-flight 16 --duration "$duration" --warmup 3s --placement none
 row "http 16 B, 64 clients" --transport http --size 16 --clients 64 --duration "$duration" --warmup 3s --placement none
+
+echo "== rpc-bench's Aeron run (an open loop: 10,000 requests a second, each timed from when it was due)"
+row "udp 32 B, --rate 10k" --transport udp --size 32 --rate 10k --duration "$duration" --warmup 2s --placement none
+row "grpc-stream 32 B, --rate 10k" --transport grpc-stream --size 32 --rate 10k --duration "$duration" --warmup 2s --placement none
+# One request at a time on the stream (its round trip ~150 us here) cannot keep 10k a second: half that, which it can.
+row "grpc-stream 32 B, --rate 5k" --transport grpc-stream --size 32 --rate 5k --duration "$duration" --warmup 2s --placement none
 
 echo "== sockperf (loopback ping-pong, 64 B, --full-rtt: round trips, as ipcbench times them)"
 if command -v sockperf > /dev/null; then
