@@ -55,9 +55,7 @@ for broker in "${brokers[@]}"; do
 default_pass = ipcbench" ;;
     nats) debootstrap_image ipcbench-broker-nats:bookworm nats-server '["nats-server", "-a", "0.0.0.0", "-p", "4222"]' ;;
     # No password: the pair's network is its own. The socket goes to the volume the pair shares (redis-uds).
-    redis) debootstrap_image ipcbench-broker-redis:bookworm redis-server "$(printf '%s' '["redis-server", "--bind", "0.0.0.0", ' \
-        '"--protected-mode", "no", "--save", "", "--appendonly", "no", ' \
-        '"--unixsocket", "/run/ipcbench/redis.sock", "--unixsocketperm", "700"]')" ;;
+    redis) debootstrap_image ipcbench-broker-redis:bookworm redis-server '["redis-server", "--bind", "0.0.0.0", "--protected-mode", "no", "--save", "", "--appendonly", "no", "--unixsocket", "/run/ipcbench/redis.sock", "--unixsocketperm", "700"]' ;;
     *) echo "build-offline: no broker '$broker' (rabbitmq, nats or redis)" >&2; exit 2 ;;
   esac
 done

@@ -111,9 +111,15 @@ for gone in $( { docker ps -a --format '{{.Label "com.docker.compose.project"}}'
   pairs_down "$gone"
 done
 
-# broker_of TRANSPORT: the broker its pair needs in a third container (build-offline.sh --broker), or nothing
-broker_of() {
-  case "$1" in amqp*) echo rabbitmq ;; nats) echo nats ;; redis*) echo redis ;; esac
+# broker_pair TRANSPORT: "BROKER ADDRESS" for its broker pair: the broker it needs in a third container
+# (build-offline.sh --broker) and a server queue, subject or channel the client can name; nothing when it has none.
+broker_pair() {
+  case "$1" in
+    amqp*) echo "rabbitmq $1://169.254.77.20:5672/?queue=ipcbench" ;;
+    nats) echo "nats nats://169.254.77.20:4222/?subject=ipcbench" ;;
+    redis) echo "redis redis://169.254.77.20:6379/?channel=ipcbench" ;;
+    redis-uds) echo "redis redis-uds:///run/ipcbench/redis.sock?channel=ipcbench" ;;
+  esac
 }
 
 # -- the image, and the same build on the host for the bare and namespace runs
@@ -130,7 +136,7 @@ fi
 # The broker pairs' brokers are Debian's on either route, made offline (the official images start each its own way).
 brokers=()
 for transport in "${transports[@]}"; do
-  broker=$(broker_of "$transport")
+  broker=$(broker_pair "$transport" | cut -d' ' -f1)
   [ -z "$broker" ] || [[ " ${brokers[*]} " == *" --broker $broker "* ]] || brokers+=(--broker "$broker")
 done
 if [ "$route" = registry ]; then
@@ -203,14 +209,9 @@ for transport in "${transports[@]}"; do
   for size in ${sizes//,/ }; do
     for isolation in none netns container; do ! wanted "$isolation" || host_ping "$isolation" "$transport" "$size"; done
     case "$transport,$kind" in
-      *brokered*) case "$transport" in # a server subject, queue or channel the client can name
-          amqp*) address="$transport://169.254.77.20:5672/?queue=ipcbench" ;;
-          nats) address="nats://169.254.77.20:4222/?subject=ipcbench" ;;
-          redis) address="redis://169.254.77.20:6379/?channel=ipcbench" ;;
-          redis-uds) address="redis-uds:///run/ipcbench/redis.sock?channel=ipcbench" ;;
-          *) echo "run.sh: no broker pair for '$transport'" >&2; exit 2 ;;
-        esac
-        IPCBENCH_BROKER_IMAGE=ipcbench-broker-$(broker_of "$transport"):bookworm pair broker "$transport" "$size" "$address" ;;
+      *brokered*) read -r broker address <<<"$(broker_pair "$transport")"
+        [ -n "$broker" ] || { echo "run.sh: no broker pair for '$transport'" >&2; exit 2; }
+        IPCBENCH_BROKER_IMAGE=ipcbench-broker-$broker:bookworm pair broker "$transport" "$size" "$address" ;;
       mmf,*) pair shared-ipc "$transport" "$size" "mmf:///dev/shm/ipcbench-channel" ;;
       *-tls,*) for pair_kind in shared-netns bridge vm-bridge; do # the pin travels only in the server's READY line
           note_skip "$transport" "docker-$pair_kind" "its client trusts only the certificate its server makes at start, named (pin=) in the server's READY line, which a client container is not given"

@@ -21,7 +21,7 @@ internal sealed class GrpcCodeFirstConnection(GrpcChannel channel, string peer, 
     {
         FrameTooLargeException.ThrowIfTooLarge(request.Length, maxPayload);
         var options = new CallOptions(deadline: DateTime.UtcNow + ReplyTimeout, cancellationToken: ct);
-        var call = _client.CallAsync(new EchoData { Payload = request.ToArray() }, new CallContext(options)).AsTask();
+        var call = _client.CallAsync(new EchoData { Payload = request.ToArray() }, new CallContext(options));
         return await GrpcMessages.ReplyAsync(call, static answer => answer.Payload, reply, peer, ReplyTimeout, ct).ConfigureAwait(false);
     }
 

@@ -21,7 +21,7 @@ internal static class GrpcMessages
     /// A unary call's answer copied into <paramref name="reply"/>: a passed deadline is no reply (with
     /// ThrowOperationCanceledOnCancellation grpc-dotnet reports it as a cancellation), any other status a failure.
     /// </summary>
-    public static async ValueTask<int> ReplyAsync<T>(Task<T> call, Func<T, ReadOnlyMemory<byte>> payload, Memory<byte> reply,
+    public static async ValueTask<int> ReplyAsync<T>(ValueTask<T> call, Func<T, ReadOnlyMemory<byte>> payload, Memory<byte> reply,
         string peer, TimeSpan timeout, CancellationToken ct)
     {
         try

@@ -20,7 +20,7 @@ internal sealed class GrpcUnaryConnection(GrpcChannel channel, string peer, int 
     {
         var message = GrpcMessages.Request(request, maxPayload);
         using var call = _client.CallAsync(message, deadline: DateTime.UtcNow + ReplyTimeout, cancellationToken: ct);
-        return await GrpcMessages.ReplyAsync(call.ResponseAsync, static answer => answer.Payload.Memory, reply, peer, ReplyTimeout, ct).ConfigureAwait(false);
+        return await GrpcMessages.ReplyAsync(new ValueTask<EchoMessage>(call.ResponseAsync), static answer => answer.Payload.Memory, reply, peer, ReplyTimeout, ct).ConfigureAwait(false);
     }
 
     public ValueTask DisposeAsync()
