@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# CI's container check (called by .ci/run; root): installs docker.io, docker-compose and debootstrap; runs docker/run.sh
-# for tcp, uds, mmf, dbus, nats and redis-uds with short runs on an engine run.sh starts itself, and checks the merged run folder's transport x
-# isolation table; kills a run.sh with SIGKILL mid-pair and checks that the next run.sh removes its pairs, engine and work
-# folder; then on an engine of its own, kills a run.sh (SIGTERM) in the middle of a container pair and checks that
-# no container, network, volume, namespace or veth link is left, and stops a pair's server container mid-run: its client
-# must fail within seconds with one line and exit 1. A few minutes.
+# CI's container check (called by .ci/run; root): installs docker.io, docker-compose, debootstrap and runsc; runs
+# docker/run.sh for tcp, uds, mmf, dbus, nats and redis-uds with short runs on an engine run.sh starts itself (gVisor's
+# runsc registered), and checks the merged run folder's transport x isolation table, the sandboxed pairs' columns too;
+# kills a run.sh with SIGKILL mid-pair and checks that the next run.sh removes its pairs, engine and work folder; then
+# on an engine of its own, kills a run.sh (SIGTERM) in the middle of a container pair and checks that no container,
+# network, volume, namespace or veth link is left, and stops a pair's server container mid-run: its client must fail
+# within seconds with one line and exit 1. A few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="docker.io docker-compose debootstrap"
+packages="docker.io docker-compose debootstrap runsc"
 if ! dpkg -s $packages >/dev/null 2>&1; then
   echo "== installing $packages"
   apt-get update -q
@@ -41,15 +42,18 @@ row() { # TRANSPORT CELLS...: the transport's 1 B row has exactly these cells af
   for c in "$@"; do pattern+=" \\| $c"; done
   grep -Eq "$pattern \\|\$" "$summary"
 }
-grep -q '^| transport | size | bare | netns | container | docker-shared-netns | docker-bridge | docker-volume | docker-shared-ipc | docker-broker |$' "$summary" \
-  || fail "the isolation table's columns are not bare, netns, container and the five pair kinds: $(grep -m1 '^| transport | size | bare' "$summary")"
-row tcp "$cell" "$cell" "$cell" "$cell" - - - || fail "no tcp row measured in every isolation"
-row uds "$cell" "$cell" - - "$cell" - - || fail "no uds row with netns, container and the volume pair"
-row mmf "$cell" "not supported" - - - "$cell" - || fail "no mmf row with netns and the shared-IPC pair"
-row dbus "$cell" "$cell" - - "$cell" - - || fail "no dbus row with netns, container and the volume pair (its bus socket on the volume)"
+columns='bare | netns | container | docker-shared-netns | docker-bridge | docker-sandbox-bridge | docker-sandbox-hostnet-bridge | docker-volume | docker-sandbox-volume | docker-shared-ipc | docker-broker'
+grep -q "^| transport | size | $columns |\$" "$summary" \
+  || fail "the isolation table's columns are not $columns: $(grep -m1 '^| transport | size | bare' "$summary")"
+# gVisor's pairs (sandbox-*): tcp over its own network stack and over the host's, uds and dbus's bus on the volume.
+row tcp "$cell" "$cell" "$cell" "$cell" "$cell" "$cell" - - - - || fail "no tcp row measured in every isolation"
+row uds "$cell" "$cell" - - - - "$cell" "$cell" - - || fail "no uds row with netns, container and the volume pairs"
+row mmf "$cell" "not supported" - - - - - - "$cell" - || fail "no mmf row with netns and the shared-IPC pair"
+row dbus "$cell" "$cell" - - - - "$cell" "$cell" - - || fail "no dbus row with netns, container and the volume pairs (its bus socket on the volume)"
 # Brokered: a broker on the host's loopback is out of reach of a namespace of the server's own; one behind a socket file is not.
-row nats "not supported" "not supported" - - - - "$cell" || fail "no nats row with the broker pair (a nats-server in a third container)"
-row redis-uds "$cell" "$cell" - - - - "$cell" || fail "no redis-uds row with netns, container and the broker pair (redis-server's socket on the volume the three share)"
+row nats "not supported" "not supported" - - - - - - - "$cell" || fail "no nats row with the broker pair (a nats-server in a third container)"
+row redis-uds "$cell" "$cell" - - - - - - - "$cell" || fail "no redis-uds row with netns, container and the broker pair (redis-server's socket on the volume the three share)"
+! pgrep -af 'runsc-(sandbox|gofer)|containerd-shim' || fail "gVisor sandboxes or containerd shims outlived run.sh and its engine"
 
 echo "== a run.sh killed by SIGKILL (no trap runs) leaves nothing once the next run.sh starts"
 IPCBENCH_ISOLATIONS=docker-bridge IPCBENCH_SIZES=100KB IPCBENCH_COUNT=10000000 IPCBENCH_RESULTS="$out/sigkilled" docker/run.sh tcp >"$out/sigkilled.log" 2>&1 &

@@ -8,10 +8,13 @@
 #   docker/run.sh [TRANSPORT...]          default: tcp uds mmf grpc zmq
 #
 # Variables: IPCBENCH_ISOLATIONS (all: none netns container docker-shared-netns docker-bridge docker-vm-bridge
-# docker-volume docker-shared-ipc docker-broker; none is bare; docker-broker puts a brokered transport's broker
+# docker-sandbox-bridge docker-sandbox-hostnet-bridge docker-volume docker-sandbox-volume docker-shared-ipc docker-broker;
+# none is bare; docker-broker puts a brokered transport's broker
 # (Debian's RabbitMQ, nats-server or redis-server), server and client in three containers on the bridge network, and
 # redis-uds's socket on a volume the three share; docker-vm-bridge is the bridge pair with the server under the VM
-# runtime IPCBENCH_VM_RUNTIME, kata, where the engine has it: docker/compose.kata.yaml), IPCBENCH_SIZES (1,100KB),
+# runtime IPCBENCH_VM_RUNTIME, kata, where the engine has it: docker/compose.kata.yaml; docker-sandbox-bridge,
+# docker-sandbox-hostnet-bridge and docker-sandbox-volume are the bridge and volume pairs with the server under gVisor:
+# docker/compose.sandbox.yaml), IPCBENCH_SIZES (1,100KB),
 # IPCBENCH_COUNT (20000), IPCBENCH_WARMUP (1000), IPCBENCH_PLACEMENT (same-core or
 # cross-core; the containers get the matching cpusets), IPCBENCH_RESULTS (results/), IPCBENCH_IMAGE (ipcbench),
 # IPCBENCH_IMAGE_ROUTE (auto: the official images when a registry answers, else docker/build-offline.sh).
@@ -27,7 +30,8 @@ sizes=${IPCBENCH_SIZES:-1,100KB}
 count=${IPCBENCH_COUNT:-20000}
 warmup=${IPCBENCH_WARMUP:-1000}
 placement=${IPCBENCH_PLACEMENT:-same-core}
-all_isolations="none netns container docker-shared-netns docker-bridge docker-vm-bridge docker-volume docker-shared-ipc docker-broker"
+all_isolations=$(echo none netns container docker-shared-netns docker-bridge docker-vm-bridge docker-sandbox-bridge \
+  docker-sandbox-hostnet-bridge docker-volume docker-sandbox-volume docker-shared-ipc docker-broker) # one line
 vm_runtime=${IPCBENCH_VM_RUNTIME:-kata}
 isolations=" ${IPCBENCH_ISOLATIONS:-$all_isolations} "
 for isolation in $isolations; do
@@ -77,6 +81,7 @@ cleanup() {
   trap - EXIT INT TERM
   if [ -n "$child" ] && kill -TERM "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
   pairs_down "$project"
+  engine_orphans_remove
   engine_stop
   rm -rf "$work"
   exit "$status"
@@ -167,20 +172,48 @@ host_ping() { # ISOLATION TRANSPORT SIZE
     cat "$err" >&2; return 1
   fi
 }
-pair() { # PAIR TRANSPORT SIZE ADDRESS: PAIR is a compose profile, or vm-bridge (the bridge profile and the Kata override)
-  wanted "docker-$1" || return 0
-  local out="$work/docker-$1" files=(-f docker/compose.yaml) profile=$1
-  if [ "$1" = vm-bridge ]; then
-    if ! docker info --format '{{range $name, $_ := .Runtimes}}{{$name}} {{end}}' | grep -qw "$vm_runtime"; then
-      note_skip "$2" docker-vm-bridge "no VM-isolating runtime ($vm_runtime) is registered with this Docker engine (see docker/compose.kata.yaml)"
-      return 0
+# runtime_of PAIR: the runtime the pair's server runs under: a VM's (Kata), gVisor's (netstack or host network), or runc.
+runtime_of() {
+  case "$1" in
+    vm-*) echo "$vm_runtime" ;;
+    sandbox-hostnet-*) echo ipcbench-runsc-hostnet ;;
+    sandbox-*) echo ipcbench-runsc ;;
+    *) echo runc ;;
+  esac
+}
+# runtime_refuses RUNTIME: why RUNTIME cannot run a container on this engine (nothing when it can): not registered, or
+# a preflight container fails to start. Asked once per runtime; a failed gVisor start leaves its sandbox behind.
+declare -A refusals
+runtime_refuses() {
+  [ "$1" != runc ] || return 0
+  if [ -z "${refusals[$1]+asked}" ]; then
+    refusals[$1]=""
+    if ! docker info --format '{{range $name, $_ := .Runtimes}}{{$name}} {{end}}' | grep -qw -- "$1"; then
+      refusals[$1]="no runtime $1 is registered with this Docker engine (see docker/compose.kata.yaml, docker/compose.sandbox.yaml)"
+    elif ! timeout 120 docker run --rm --runtime "$1" --network bridge --entrypoint true "$image" >"$work/preflight" 2>&1; then
+      refusals[$1]="a container under $1 does not start here: $(grep -m1 -o 'starting container: .*\|Error response from daemon: .*' "$work/preflight" | cut -c1-240)"
+      engine_orphans_remove
     fi
-    files+=(-f docker/compose.kata.yaml) profile=bridge
   fi
+  echo "${refusals[$1]}"
+}
+# pair PAIR TRANSPORT SIZE ADDRESS: PAIR is a compose profile, or one with the server under another runtime: vm-bridge
+# (Kata: docker/compose.kata.yaml), sandbox-bridge, sandbox-hostnet-bridge, sandbox-volume (gVisor: compose.sandbox.yaml).
+pair() {
+  wanted "docker-$1" || return 0
+  local out="$work/docker-$1" files=(-f docker/compose.yaml) profile=${1#vm-} runtime why
+  profile=${profile#sandbox-}; profile=${profile#hostnet-}
+  runtime=$(runtime_of "$1")
+  why=$(runtime_refuses "$runtime")
+  if [ -n "$why" ]; then note_skip "$2" "docker-$1" "$why"; return 0; fi
+  case "$1" in
+    vm-*) files+=(-f docker/compose.kata.yaml) ;;
+    sandbox-*) files+=(-f docker/compose.sandbox.yaml) ;;
+  esac
   mkdir -p "$out"
   if IPCBENCH_TRANSPORT=$2 IPCBENCH_SIZE=$3 IPCBENCH_ADDRESS=$4 IPCBENCH_COUNT=$count IPCBENCH_WARMUP=$warmup \
       IPCBENCH_PLACEMENT=$placement IPCBENCH_SERVER_CPUSET=$server_cpuset IPCBENCH_CLIENT_CPUSET=$client_cpuset \
-      IPCBENCH_IMAGE=$image IPCBENCH_RESULTS_DIR=$out \
+      IPCBENCH_IMAGE=$image IPCBENCH_RESULTS_DIR=$out IPCBENCH_SANDBOX_RUNTIME=$runtime \
       in_background "${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" up --abort-on-container-exit \
       --exit-code-from "$profile-client" >"$work/out" 2>&1; then
     grep -m1 'latency us' "$work/out" | sed "s/^.*latency us */   $2 at $3, docker-$1: /"
@@ -194,6 +227,10 @@ pair() { # PAIR TRANSPORT SIZE ADDRESS: PAIR is a compose profile, or vm-bridge 
       tail -n 30 "$work/out" >&2; echo "run.sh: the $1 pair for $2 at $3 failed" >&2; return 1
     fi
   fi
+  # The column is named after the runtime the server ran under, as the engine reports it, not as asked for.
+  local ran
+  ran=$(docker inspect -f '{{.HostConfig.Runtime}}' "$("${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" ps -q "$profile-server")")
+  [ "$ran" = "$runtime" ] || { echo "run.sh: the $1 pair's server ran under $ran, not $runtime" >&2; return 1; }
   "${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" down -v --remove-orphans >/dev/null 2>&1
 }
 
@@ -213,12 +250,14 @@ for transport in "${transports[@]}"; do
         [ -n "$broker" ] || { echo "run.sh: no broker pair for '$transport'" >&2; exit 2; }
         IPCBENCH_BROKER_IMAGE=ipcbench-broker-$broker:bookworm pair broker "$transport" "$size" "$address" ;;
       mmf,*) pair shared-ipc "$transport" "$size" "mmf:///dev/shm/ipcbench-channel" ;;
-      *-tls,*) for pair_kind in shared-netns bridge vm-bridge; do # the pin travels only in the server's READY line
+      *-tls,*) for pair_kind in shared-netns bridge vm-bridge sandbox-bridge sandbox-hostnet-bridge; do # the pin travels only in the server's READY line
           note_skip "$transport" "docker-$pair_kind" "its client trusts only the certificate its server makes at start, named (pin=) in the server's READY line, which a client container is not given"
         done ;;
-      *cross-host*) for pair_kind in shared-netns bridge vm-bridge; do pair "$pair_kind" "$transport" "$size" ""; done ;;
-      pipe,*|jsonrpc*|grpc-pipe,*) pair volume "$transport" "$size" "$transport://ipcbench" ;;
-      *) pair volume "$transport" "$size" "$transport:///run/ipcbench/s.sock" ;;
+      *cross-host*) for pair_kind in shared-netns bridge vm-bridge sandbox-bridge sandbox-hostnet-bridge; do
+          pair "$pair_kind" "$transport" "$size" ""
+        done ;;
+      pipe,*|jsonrpc*|grpc-pipe,*) for pair_kind in volume sandbox-volume; do pair "$pair_kind" "$transport" "$size" "$transport://ipcbench"; done ;;
+      *) for pair_kind in volume sandbox-volume; do pair "$pair_kind" "$transport" "$size" "$transport:///run/ipcbench/s.sock"; done ;;
     esac
   done
 done

@@ -103,6 +103,27 @@ public class DockerFilesTests
     }
 
     [Fact]
+    public void The_sandbox_override_runs_the_bridge_and_volume_servers_under_gvisor_and_leaves_the_clients_plain()
+    {
+        var sandbox = Services(Load("compose.sandbox.yaml"));
+        var pairs = Services(Load("compose.yaml"));
+        Assert.Equal(["bridge-server", "volume-server"], sandbox.Children.Keys.Select(Text).Order());
+        foreach (var (name, service) in sandbox.Children)
+        {
+            Assert.True(pairs.Children.ContainsKey(name), $"the override names {Text(name)}, which compose.yaml has not");
+            Assert.Equal("${IPCBENCH_SANDBOX_RUNTIME:-ipcbench-runsc}", Text(Get(service, "runtime")));
+        }
+        // The runtime names are the ones the engine registers (docker/engine.sh) and run.sh asks for.
+        string engine = File.ReadAllText(Path.Combine(Docker, "engine.sh"));
+        string run = File.ReadAllText(Path.Combine(Docker, "run.sh"));
+        foreach (string runtime in new[] { "ipcbench-runsc", "ipcbench-runsc-hostnet" })
+        {
+            Assert.Contains($"\"{runtime}\": {{", engine);
+            Assert.Contains($"echo {runtime} ;;", run);
+        }
+    }
+
+    [Fact]
     public void The_windows_pairs_compare_process_and_hyperv_isolation()
     {
         var compose = Load("compose.windows.yaml");
