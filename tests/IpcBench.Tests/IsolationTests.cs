@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Kit.Processes;
 using IpcBench.Reporting;
 
 namespace IpcBench.Tests;
@@ -84,6 +85,65 @@ public class IsolationTests
         }
     }
 
+    /// <summary>
+    /// <c>--isolation sandbox</c>: the server under gVisor (runsc do), reached through its socket file, and nothing of the
+    /// sandbox left after the run. Where runsc cannot run (not installed, not root) the run exits 3 and says why.
+    /// </summary>
+    [Theory]
+    [InlineData("uds")]
+    [InlineData("pipe")]
+    public async Task Ping_in_a_gvisor_sandbox_crosses_a_socket_file_and_leaves_nothing(string transport)
+    {
+        string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
+        try
+        {
+            var (exit, stdout, stderr) = await CliTests.RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
+                "ping", "--transport", transport, "--isolation", "sandbox", "--count", "300", "--warmup", "20");
+            if (GVisorSandbox.UnsupportedReason is { } reason)
+            {
+                Assert.Equal(3, exit);
+                Assert.Contains(reason, stderr);
+                return;
+            }
+            Assert.True(exit == 0, stderr);
+            Assert.DoesNotContain("did not stop", stderr); // the sandboxed server stopped when asked, not killed
+            var run = ResultsFile.Read(Assert.Single(Directory.GetDirectories(results)));
+            Assert.Equal("io=sync&isolation=sandbox", Assert.Single(run.Cases).Options);
+            Assert.Equal(GVisorSandbox.Description, run.Environment.Options["isolation"]);
+            Assert.DoesNotContain(Directory.GetDirectories("/proc"), dir => File.Exists(Path.Combine(dir, "cmdline"))
+                && ReadOrEmpty(Path.Combine(dir, "cmdline")).Contains("-force-overlay=false", StringComparison.Ordinal));
+        }
+        finally
+        {
+            if (Directory.Exists(results))
+            {
+                Directory.Delete(results, recursive: true);
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData("tcp", "no link-local network")]
+    [InlineData("mmf", "keeps futexes to itself")]
+    public async Task A_sandbox_without_docker_refuses_network_and_shared_memory_transports_saying_why(string transport, string why)
+    {
+        var (exit, _, stderr) = await CliTests.RunWithAsync(null, "ping", "--transport", transport, "--isolation", "sandbox", "--no-results");
+        Assert.Equal(3, exit);
+        Assert.Contains(GVisorSandbox.UnsupportedReason ?? why, stderr);
+    }
+
+    private static string ReadOrEmpty(string path)
+    {
+        try
+        {
+            return File.ReadAllText(path);
+        }
+        catch (IOException)
+        {
+            return ""; // the process is gone
+        }
+    }
+
     [Fact]
     public async Task Shared_memory_is_not_supported_in_a_container()
     {
@@ -129,6 +189,64 @@ public class IsolationTests
 
         await AssertGoneAsync(name, serverPids);
     }
+
+    /// <summary>
+    /// mmf's client waits on shared memory, not on a socket that could tell it anything: a server frozen mid-run (SIGSTOP)
+    /// must fail it within its timeout and a second, in one line, whichever way it waits and wherever the server runs.
+    /// </summary>
+    [Theory]
+    [InlineData("none", "spin")]
+    [InlineData("none", "hybrid")]
+    [InlineData("none", "block")]
+    [InlineData("netns", "spin")]
+    [InlineData("netns", "hybrid")]
+    [InlineData("netns", "block")]
+    public async Task A_frozen_mmf_server_fails_the_client_within_its_timeout_and_a_second(string isolation, string wait)
+    {
+        if (isolation != "none" && NetworkNamespace.UnsupportedReason is not null)
+        {
+            return; // not root, or no ip: the netns tests above say so
+        }
+        using var cli = CliProcess.Start("ping", "--transport", "mmf", "--wait", wait, "--isolation", isolation,
+            "--count", "100000000", "--timeout", "1s", "--no-results");
+        var ping = cli.Process;
+        var errorLine = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        ping.ErrorDataReceived += (_, e) =>
+        {
+            if (e.Data?.StartsWith("ipcbench ping:", StringComparison.Ordinal) == true)
+            {
+                errorLine.TrySetResult(e.Data);
+            }
+        };
+        ping.BeginErrorReadLine();
+        _ = ping.StandardOutput.ReadToEndAsync();
+        int? server = null;
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (server is null && DateTime.UtcNow < deadline && !ping.HasExited)
+        {
+            await Task.Delay(200);
+            server = ProcessTree.Descendants(ping.Id).Cast<int?>().FirstOrDefault(pid => IsServe(pid!.Value));
+        }
+        Assert.True(server is not null, "ping started no server");
+        await Task.Delay(2000); // requests flow
+        Assert.False(ping.HasExited);
+
+        using (var stop = Process.Start("kill", ["-STOP", $"{server}"])!)
+        {
+            await stop.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
+        }
+        var frozen = Stopwatch.StartNew();
+        string error = await errorLine.Task.WaitAsync(TimeSpan.FromSeconds(20));
+
+        Assert.True(frozen.Elapsed < TimeSpan.FromSeconds(2), $"the client failed {frozen.Elapsed.TotalSeconds:0.0} s after its server froze, its timeout 1 s");
+        Assert.Contains("no reply", error);
+        Assert.True(await ping.WaitForExitAsync(new CancellationTokenSource(TimeSpan.FromSeconds(20)).Token).ContinueWith(t => t.IsCompletedSuccessfully),
+            "ping did not end after its error");
+        Assert.Equal(1, ping.ExitCode);
+        Assert.False(Directory.Exists($"/proc/{server}"), $"the frozen server {server} is still there");
+    }
+
+    private static bool IsServe(int pid) => ReadOrEmpty($"/proc/{pid}/cmdline").Split('\0').Contains("serve");
 
     /// <summary>
     /// A run killed with its janitor (a kill of the whole process tree) leaves its namespace: the next namespace made here

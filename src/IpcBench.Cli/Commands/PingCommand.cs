@@ -209,6 +209,12 @@ internal sealed class PingCommand
         {
             throw new TransportException($"{e.Message}; the server process exited: {server.RecentErrors}");
         }
+        catch (TransportTimeoutException) when (server is not null)
+        {
+            // It stopped answering (frozen, stuck): a graceful stop would only wait out its stop timeout before the error is told.
+            server.Kill();
+            throw;
+        }
 
         if (parsed.GetValue(_workerOutput) is { } prefix)
         {
@@ -217,7 +223,7 @@ internal sealed class PingCommand
         }
         var results = PingResults.Build(new PingResults.Run(parsed.Tokens.Select(t => t.Value).ToList(), started, options,
             address, remote, loop, placement, placement.Describe(serverLocal: remote is null), result, scenario,
-            local?.Namespace, parsed.GetValue(_clientProcesses), runtime));
+            local?.Isolation ?? Isolation.None, local?.IsolationDescription, parsed.GetValue(_clientProcesses), runtime));
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
         {

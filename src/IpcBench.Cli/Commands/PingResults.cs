@@ -16,7 +16,8 @@ internal static class PingResults
     public sealed record Run(
         IReadOnlyList<string> Args, DateTimeOffset Started, OptionValues Options, Uri Address, Uri? RemoteServer,
         LoopOptions Loop, Placement Placement, string PlacementDescription, LoopResult Result,
-        string Scenario = CaseKey.Steady, NetworkNamespace? Namespace = null, int ClientProcesses = 1, string Runtime = ClientRuntime.Jit);
+        string Scenario = CaseKey.Steady, Isolation Isolation = Isolation.None, string? IsolationDescription = null, int ClientProcesses = 1,
+        string Runtime = ClientRuntime.Jit);
 
     /// <summary>Writes the run folder under <paramref name="resultsRoot"/> (see <see cref="RunFolder.Root"/>); returns its path.</summary>
     public static string Write(RunResults results, string? resultsRoot)
@@ -59,7 +60,7 @@ internal static class PingResults
             ["gap"] = loop.Gap > TimeSpan.Zero ? $"{Invariant(loop.Gap.TotalMilliseconds)} ms" : "none",
             ["server"] = run.RemoteServer?.ToString() ?? "started by ping",
             ["address"] = AddressQuery.WithoutQuery(run.Address).ToString(),
-            ["isolation"] = run.Namespace?.Description ?? "none (client and server side by side)",
+            ["isolation"] = run.IsolationDescription ?? "none (client and server side by side)",
         };
         if (run.RemoteServer is null && ServerStats.TestDelayUs() is var delay and > 0)
         {
@@ -70,7 +71,7 @@ internal static class PingResults
             options[option.Name] = run.Options.IsGiven(option) ? run.Options[option] : $"{option.Default} (default)";
         }
         var key = CaseKey.ForLoop(transport.Name, run.Options.Identity(), loop, run.Scenario,
-            run.Placement.Name(), run.Namespace?.Isolation ?? Isolation.None, run.ClientProcesses, run.Runtime);
+            run.Placement.Name(), run.Isolation, run.ClientProcesses, run.Runtime);
         return new RunResults
         {
             Schema = RunResults.CurrentSchema,

@@ -16,6 +16,9 @@ public enum Isolation
     /// process-isolated container without an image, sharing the rest of the file system as a container's bind mounts do.
     /// </summary>
     Container,
+
+    /// <summary>Under gVisor, a kernel in user space between the server and the host's (<see cref="GVisorSandbox"/>).</summary>
+    Sandbox,
 }
 
 public static class Isolations
@@ -27,7 +30,8 @@ public static class Isolations
 
     public const string Help = "none: the server runs beside the client; netns: in a fresh network namespace joined by a veth pair on a "
         + "link-local /30, as a Docker bridge joins a container; container: netns plus PID, IPC, UTS and mount namespaces with "
-        + "a /dev/shm of its own, a container without an image (netns and container: Linux, root)";
+        + "a /dev/shm of its own, a container without an image; sandbox: under gVisor (runsc do: a kernel in user space), for "
+        + "transports that meet on a socket file (netns, container and sandbox: Linux, root)";
 
     public static string Name(this Isolation isolation) => isolation.ToString().ToLowerInvariant();
 
@@ -43,6 +47,7 @@ public static class Isolations
     {
         Isolation.None => null,
         _ when transport.Capabilities.Has(TransportFeatures.InProcess) => "it has no server process to isolate: its handler runs in the client's process",
+        Isolation.Sandbox => GVisorSandbox.UnsupportedReason ?? GVisorSandbox.Refuses(transport),
         _ when NetworkNamespace.UnsupportedReason is { } reason => reason,
         // A broker reached through a socket file (redis-uds) is as near in a namespace as outside it.
         _ when transport.Capabilities.Has(TransportFeatures.Brokered) && transport.Capabilities.Has(TransportFeatures.CrossHost) =>

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Kit.Processes;
@@ -14,10 +15,13 @@ public sealed class LocalServer : IAsyncDisposable
 {
     private readonly IServer? _inProcess;
 
-    private LocalServer(ServerProcess? process, NetworkNamespace? space, IServer? inProcess = null)
+    private readonly NetworkNamespace? _namespace;
+
+    private LocalServer(ServerProcess? process, Isolation isolation, NetworkNamespace? space, IServer? inProcess = null)
     {
         Process = process;
-        Namespace = space;
+        Isolation = isolation;
+        _namespace = space;
         _inProcess = inProcess;
     }
 
@@ -27,8 +31,16 @@ public sealed class LocalServer : IAsyncDisposable
     /// <summary>The address the server bound.</summary>
     public Uri Address => Process?.Address ?? _inProcess!.Address;
 
-    /// <summary>Where the server runs when it is isolated; null beside the client.</summary>
-    public NetworkNamespace? Namespace { get; }
+    /// <summary>Where the server runs, as seen from its client.</summary>
+    public Isolation Isolation { get; }
+
+    /// <summary>What <see cref="Isolation"/> is here, for a run's record: the namespace's addresses, gVisor's platform.</summary>
+    public string IsolationDescription => Isolation switch
+    {
+        Isolation.None => "none (client and server side by side)",
+        Isolation.Sandbox => GVisorSandbox.Description,
+        _ => _namespace!.Description,
+    };
 
     /// <param name="serverOptions">The options that shape both ends (<see cref="OptionScope.BothEnds"/>), put on the bind address.</param>
     /// <param name="cpu">The CPU to pin the server to, or null.</param>
@@ -46,16 +58,18 @@ public sealed class LocalServer : IAsyncDisposable
             // No process to start: the handler runs in this one. It answers no stats request, since its CPU is the client's.
             var handler = replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo;
             var inProcess = await transport.StartServerAsync(AddressQuery.With(transport.DefaultAddress(), serverOptions), handler, ct).ConfigureAwait(false);
-            return new LocalServer(null, null, inProcess);
+            return new LocalServer(null, Isolation.None, null, inProcess);
         }
-        var space = isolation == Isolation.None ? null : await NetworkNamespace.CreateAsync(isolation, ct).ConfigureAwait(false);
+        var space = isolation is Isolation.Netns or Isolation.Container ? await NetworkNamespace.CreateAsync(isolation, ct).ConfigureAwait(false) : null;
         try
         {
             var address = transport.DefaultAddress();
             var bind = AddressQuery.With(space?.BindAddress(address) ?? address, serverOptions);
+            Func<ProcessStartInfo, ProcessStartInfo>? launcher = isolation == Isolation.Sandbox ? info => GVisorSandbox.Wrap(info, cpu)
+                : space is null ? null : space.Wrap;
             var process = await new ServeRequest(transport.Name) { Address = bind, Cpu = cpu, ReplySize = replySize }
-                .StartAsync(forwardStderr, launcher: space is null ? null : space.Wrap, ct: ct).ConfigureAwait(false);
-            return new LocalServer(process, space);
+                .StartAsync(forwardStderr, launcher: launcher, ct: ct).ConfigureAwait(false);
+            return new LocalServer(process, isolation, space);
         }
         catch when (space is not null)
         {
@@ -67,9 +81,9 @@ public sealed class LocalServer : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         await (Process?.DisposeAsync() ?? _inProcess!.DisposeAsync()).ConfigureAwait(false);
-        if (Namespace is not null)
+        if (_namespace is not null)
         {
-            await Namespace.DisposeAsync().ConfigureAwait(false);
+            await _namespace.DisposeAsync().ConfigureAwait(false);
         }
     }
 }

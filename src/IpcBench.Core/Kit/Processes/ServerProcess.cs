@@ -151,6 +151,19 @@ public sealed class ServerProcess : IAsyncDisposable
         forward?.Invoke(line);
     }
 
+    /// <summary>Kills the program and what it started, at once (a server that stopped answering); disposing then removes its files.</summary>
+    public void Kill()
+    {
+        try
+        {
+            ProcessTree.Kill(_process);
+        }
+        catch (InvalidOperationException)
+        {
+            // It exited meanwhile.
+        }
+    }
+
     public async ValueTask DisposeAsync()
     {
         if (ExitCode is not null)
