@@ -2,7 +2,7 @@
 # Runs the IpcBench tests on a fresh Debian/Ubuntu machine: installs and starts what the
 # transports under test need (libzmq5 for zmq-libzmq, a RabbitMQ broker for amqp, a nats-server for nats,
 # a redis-server for redis and redis-uds, dbus-daemon for dbus's private buses,
-# Mono with its WCF for the wcf host), the Python modules of the interop tests (gRPC and ZeroMQ clients in another
+# Mono with its WCF for the wcf host, gVisor's runsc for --isolation sandbox), the Python modules of the interop tests (gRPC and ZeroMQ clients in another
 # language) and Chromium (report.html is opened in it, headless), then dotnet test, then checks that
 # the tests left nothing behind (tests/leftovers.sh).
 # Needs root (or sudo) for the installs; with everything already there it installs nothing.
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-packages="libzmq5 rabbitmq-server nats-server redis-server dbus-daemon mono-runtime libmono-system-servicemodel4.0a-cil python3-grpcio python3-grpc-tools python3-zmq chromium"
+packages="libzmq5 rabbitmq-server nats-server redis-server dbus-daemon mono-runtime libmono-system-servicemodel4.0a-cil runsc python3-grpcio python3-grpc-tools python3-zmq chromium"
 if ! dpkg -s $packages >/dev/null 2>&1; then
   echo "== installing $packages"
   $sudo apt-get update -q

@@ -5,7 +5,8 @@
 # kills a run.sh with SIGKILL mid-pair and checks that the next run.sh removes its pairs, engine and work folder; then
 # on an engine of its own, kills a run.sh (SIGTERM) in the middle of a container pair and checks that no container,
 # network, volume, namespace or veth link is left, and stops a pair's server container mid-run: its client must fail
-# within seconds with one line and exit 1. A few minutes.
+# within seconds with one line and exit 1; last, the VM route: docker/vm.sh --check boots the server in a qemu guest
+# (emulated here) and pings it once. A few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,17 +43,19 @@ row() { # TRANSPORT CELLS...: the transport's 1 B row has exactly these cells af
   for c in "$@"; do pattern+=" \\| $c"; done
   grep -Eq "$pattern \\|\$" "$summary"
 }
-columns='bare | netns | container | docker-shared-netns | docker-bridge | docker-sandbox-bridge | docker-sandbox-hostnet-bridge | docker-volume | docker-sandbox-volume | docker-shared-ipc | docker-broker'
+columns='bare | netns | container | sandbox | docker-shared-netns | docker-bridge | docker-sandbox-bridge | docker-sandbox-hostnet-bridge | docker-volume | docker-sandbox-volume | docker-shared-ipc | docker-broker'
 grep -q "^| transport | size | $columns |\$" "$summary" \
   || fail "the isolation table's columns are not $columns: $(grep -m1 '^| transport | size | bare' "$summary")"
-# gVisor's pairs (sandbox-*): tcp over its own network stack and over the host's, uds and dbus's bus on the volume.
-row tcp "$cell" "$cell" "$cell" "$cell" "$cell" "$cell" - - - - || fail "no tcp row measured in every isolation"
-row uds "$cell" "$cell" - - - - "$cell" "$cell" - - || fail "no uds row with netns, container and the volume pairs"
-row mmf "$cell" "not supported" - - - - - - "$cell" - || fail "no mmf row with netns and the shared-IPC pair"
-row dbus "$cell" "$cell" - - - - "$cell" "$cell" - - || fail "no dbus row with netns, container and the volume pairs (its bus socket on the volume)"
+# gVisor: without Docker (sandbox) the socket-file transports; its pairs (docker-sandbox-*) tcp over its own network
+# stack and over the host's, uds and dbus's bus on the volume.
+ns="not supported"
+row tcp "$cell" "$cell" "$ns" "$cell" "$cell" "$cell" "$cell" - - - - || fail "no tcp row measured in every isolation"
+row uds "$cell" "$cell" "$cell" - - - - "$cell" "$cell" - - || fail "no uds row with netns, container, sandbox and the volume pairs"
+row mmf "$cell" "$ns" "$ns" - - - - - - "$cell" - || fail "no mmf row with netns and the shared-IPC pair"
+row dbus "$cell" "$cell" "$cell" - - - - "$cell" "$cell" - - || fail "no dbus row with netns, container, sandbox and the volume pairs (its bus socket on the volume)"
 # Brokered: a broker on the host's loopback is out of reach of a namespace of the server's own; one behind a socket file is not.
-row nats "not supported" "not supported" - - - - - - - "$cell" || fail "no nats row with the broker pair (a nats-server in a third container)"
-row redis-uds "$cell" "$cell" - - - - - - - "$cell" || fail "no redis-uds row with netns, container and the broker pair (redis-server's socket on the volume the three share)"
+row nats "$ns" "$ns" "$ns" - - - - - - - "$cell" || fail "no nats row with the broker pair (a nats-server in a third container)"
+row redis-uds "$cell" "$cell" "$cell" - - - - - - - "$cell" || fail "no redis-uds row with netns, container, sandbox and the broker pair (redis-server's socket on the volume the three share)"
 ! pgrep -af 'runsc-(sandbox|gofer)|containerd-shim' || fail "gVisor sandboxes or containerd shims outlived run.sh and its engine"
 
 echo "== a run.sh killed by SIGKILL (no trap runs) leaves nothing once the next run.sh starts"
@@ -113,3 +116,7 @@ echo "client: $(cat "$out/stopped.err") (after $took s)"
 stop_pair
 [ -z "$(docker ps -aq)" ] || fail "containers left: $(docker ps -a)"
 echo "docker/ci.sh: nothing left behind"
+
+echo "== the VM route (docker/vm.sh --check): the server in a qemu guest, boot, READY, a checked ping, teardown"
+engine_stop # the guest is not Docker's; the engine would only compete for the CPUs the emulator needs
+timeout 10m docker/vm.sh --check || fail "the VM route failed"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # What a boundary between client and server costs: each transport measured bare, with the server in a network
-# namespace (ping --isolation netns), in a process-isolated container without an image (--isolation container), and as
-# Docker container pairs (the client in the server's network namespace; two containers on a bridge network; socket
-# files on a shared volume; mmf over a shared IPC namespace), in one run, merged into one run folder whose summary.md
-# has the transport x isolation table.
+# namespace (ping --isolation netns), in a process-isolated container without an image (--isolation container), under
+# gVisor without Docker (--isolation sandbox), and as Docker container pairs (the client in the server's network
+# namespace; two containers on a bridge network; socket files on a shared volume; mmf over a shared IPC namespace; the
+# server under a VM's or gVisor's runtime), in one run, merged into one run folder whose summary.md has the transport x
+# isolation table. A server in a VM of its own, booted by qemu: docker/vm.sh.
 #
 #   docker/run.sh [TRANSPORT...]          default: tcp uds mmf grpc zmq
 #
-# Variables: IPCBENCH_ISOLATIONS (all: none netns container docker-shared-netns docker-bridge docker-vm-bridge
+# Variables: IPCBENCH_ISOLATIONS (all: none netns container sandbox docker-shared-netns docker-bridge docker-vm-bridge
 # docker-sandbox-bridge docker-sandbox-hostnet-bridge docker-volume docker-sandbox-volume docker-shared-ipc docker-broker;
 # none is bare; docker-broker puts a brokered transport's broker
 # (Debian's RabbitMQ, nats-server or redis-server), server and client in three containers on the bridge network, and
@@ -30,7 +31,7 @@ sizes=${IPCBENCH_SIZES:-1,100KB}
 count=${IPCBENCH_COUNT:-20000}
 warmup=${IPCBENCH_WARMUP:-1000}
 placement=${IPCBENCH_PLACEMENT:-same-core}
-all_isolations=$(echo none netns container docker-shared-netns docker-bridge docker-vm-bridge docker-sandbox-bridge \
+all_isolations=$(echo none netns container sandbox docker-shared-netns docker-bridge docker-vm-bridge docker-sandbox-bridge \
   docker-sandbox-hostnet-bridge docker-volume docker-sandbox-volume docker-shared-ipc docker-broker) # one line
 vm_runtime=${IPCBENCH_VM_RUNTIME:-kata}
 isolations=" ${IPCBENCH_ISOLATIONS:-$all_isolations} "
@@ -244,7 +245,7 @@ for transport in "${transports[@]}"; do
   kind=$(features "$transport")
   [ -n "$kind" ] || { echo "run.sh: unknown transport '$transport' (see 'ipcbench list')" >&2; exit 2; }
   for size in ${sizes//,/ }; do
-    for isolation in none netns container; do ! wanted "$isolation" || host_ping "$isolation" "$transport" "$size"; done
+    for isolation in none netns container sandbox; do ! wanted "$isolation" || host_ping "$isolation" "$transport" "$size"; done
     case "$transport,$kind" in
       *brokered*) read -r broker address <<<"$(broker_pair "$transport")"
         [ -n "$broker" ] || { echo "run.sh: no broker pair for '$transport'" >&2; exit 2; }

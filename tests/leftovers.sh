@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What IpcBench could leave behind, one line each: its processes (servers, client processes, the Mono WCF host), its
 # files in the temp directory and /dev/shm (socket files, named pipes, shared memory, private directories), network
-# namespaces, veth links, containers, broker queues, and Redis channels and keys.
+# namespaces, veth links, a VM's tap, gVisor sandboxes, containers, broker queues, and Redis channels and keys.
 #   tests/leftovers.sh list          prints them now
 #   tests/leftovers.sh since FILE    prints those not in FILE (an earlier list), waiting up to 20 s for them to go:
 #                                    a stopping server, a durable queue set to expire; exit 1 if any stay
@@ -19,6 +19,9 @@ list() {
   ip netns list 2>/dev/null | awk '{ print "netns " $1 }'
   find /etc/netns -mindepth 1 -maxdepth 1 -printf 'netns-config %p\n' 2>/dev/null
   ip -o link show type veth 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print "veth " $2 }'
+  ip -o link show 2>/dev/null | awk -F': ' '$2 ~ /^ipcbvm/ { print "tap " $2 }' # docker/vm.sh's guest link
+  # gVisor's sandbox and gofer processes (--isolation sandbox, the sandbox pairs), whose command lines need not name IpcBench.
+  ps -eo pid=,args= | awk '$2 ~ /^runsc-(sandbox|gofer)/ { print "gvisor " $1 " " $2 }'
   if command -v docker >/dev/null && timeout 5 docker info >/dev/null 2>&1; then
     timeout 10 docker ps -a --format 'container {{.Names}} {{.Image}}'
   fi

@@ -60,7 +60,7 @@ public static class SuiteSettings
         : ClientRuntime.Names.Contains(name) ? name
         : throw new ArgumentException($"{RuntimeVariable} must be {string.Join(", ", ClientRuntime.Names)}, not '{name}'");
 
-    /// <summary>Where each server runs: beside the suite (none, the default), or in namespaces of its own (IPCBENCH_ISOLATION=netns or container).</summary>
+    /// <summary>Where each server runs: beside the suite (none, the default), or in namespaces of its own (IPCBENCH_ISOLATION=netns or container), or under gVisor (sandbox).</summary>
     public static Isolation Isolation => Env(IsolationVariable) is not { } name ? Isolation.None
         : Isolations.Parse(name) ?? throw new ArgumentException($"{IsolationVariable} must be {string.Join(", ", Isolations.Names)}, not '{name}'");
 
