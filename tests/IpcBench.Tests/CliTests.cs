@@ -8,7 +8,6 @@ using IpcBench.Core.Kit.Processes;
 namespace IpcBench.Tests;
 
 /// <summary>The ipcbench executable, run as a separate process the way people and scripts run it.</summary>
-[Collection(IsolationTests.Name)]
 public class CliTests
 {
     private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
@@ -228,7 +227,7 @@ public class CliTests
     [InlineData("ping --transport tcp --results a --no-results", "--results and --no-results exclude each other")]
     [InlineData("ping --transport tcp --isolation netns --server tcp://127.0.0.1:1", "--isolation places the server ping starts")]
     [InlineData("ping --transport tcp --wait-for-server 5s", "--wait-for-server waits for a --server")]
-    [InlineData("ping --transport tcp --isolation vm", "--isolation must be none, netns or container, not 'vm'")]
+    [InlineData("ping --transport tcp --isolation vm", "--isolation must be none, netns, container or sandbox, not 'vm'")]
     [InlineData("ping --transport tcp --count 10 --duration 1s", "--count and --duration exclude each other")]
     [InlineData("ping --transport tcp --rate 1000 --gap 1ms", "--rate and --gap exclude each other")]
     [InlineData("ping --transport tcp --rate fast", "--rate must be a positive rate in requests per second")]

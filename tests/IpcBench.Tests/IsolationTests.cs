@@ -8,16 +8,11 @@ namespace IpcBench.Tests;
 /// <summary>
 /// <c>ping --isolation netns</c>: the server in a fresh network namespace across a veth pair (<c>container</c>: in PID, IPC,
 /// UTS and mount namespaces too), and nothing of it (namespace, link, process) left after a run, even a killed one. Where
-/// namespaces cannot be made (not Linux, not root) the same runs must exit 3 and say why.
-/// <para>It shares a collection with <see cref="CliTests"/>, so that the two do not run side by side: three times, a ping
-/// of one exiting while the other started <c>ip</c> left the test host's SIGCHLD handler spinning in the runtime's
-/// TryReapChild with the process-start lock held (hang dumps), and every later Process.Start waiting for good.</para>
+/// namespaces cannot be made (not Linux, not root) the same runs must exit 3 and say why. <c>--isolation sandbox</c> too:
+/// the server under gVisor.
 /// </summary>
-[Collection(Name)]
 public class IsolationTests
 {
-    public const string Name = "ping processes, one class at a time";
-
     [Theory]
     [InlineData("tcp", "netns")]
     [InlineData("uds", "netns")]
@@ -380,6 +375,3 @@ public class IsolationTests
         return output;
     }
 }
-
-[CollectionDefinition(IsolationTests.Name)]
-public class PingProcesses;
