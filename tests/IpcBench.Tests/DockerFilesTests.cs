@@ -123,21 +123,6 @@ public class DockerFilesTests
         }
     }
 
-    [Fact]
-    public void The_windows_pairs_compare_process_and_hyperv_isolation()
-    {
-        var compose = Load("compose.windows.yaml");
-        var services = Services(compose);
-        foreach (string isolation in new[] { "process", "hyperv" })
-        {
-            Assert.Equal(isolation, Text(Get(services, $"{isolation}-server", "isolation")));
-            Assert.Equal(isolation, Text(Get(services, $"{isolation}-client", "isolation")));
-        }
-        Assert.Contains(@"\\.\pipe\ipcbench:\\.\pipe\ipcbench", Items(Get(services, "pipe-server", "volumes")));
-        Assert.Equal("nat", Text(Get(compose, "networks", "pair", "driver")));
-        Assert.Contains("mmf does not cross", File.ReadAllText(Path.Combine(Docker, "compose.windows.yaml")));
-    }
-
     [Theory]
     [InlineData("client-same-node.yaml", "podAffinity")]
     [InlineData("client-cross-node.yaml", "podAntiAffinity")]

@@ -68,6 +68,10 @@ internal static class RedisBroker
     /// <summary>Null when the configured redis-server accepts connections; otherwise why not, and how to start one.</summary>
     public static string? Unreachable(bool unixSocket)
     {
+        if (unixSocket && !Socket.OSSupportsUnixDomainSockets)
+        {
+            return "this OS has no Unix domain sockets"; // as uds says; Wine, for one, gives Windows programs none
+        }
         EndPoint endpoint;
         try
         {

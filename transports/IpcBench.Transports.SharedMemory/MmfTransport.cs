@@ -19,6 +19,8 @@ public sealed class MmfTransport : ITransport
 
     public string Description => OperatingSystem.IsLinux()
         ? "memory-mapped file in /dev/shm (0600, private dir); waits: spin, hybrid (spin then futex), block (futex); a channel per client"
+        : OperatingSystem.IsWindows()
+        ? "memory-mapped file (private dir); waits: spin, hybrid (spin then a named event), block (a named event); a channel per client"
         : "memory-mapped file (0600, private dir); waits: spin, or hybrid/block sleeping in 1 ms steps (no futex here); a channel per client";
 
     public string? UnsupportedReason => null;

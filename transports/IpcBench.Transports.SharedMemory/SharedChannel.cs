@@ -24,7 +24,7 @@ internal sealed unsafe class SharedChannel : IDisposable
     private readonly MemoryMappedViewAccessor _view;
     private readonly byte* _base;
 
-    private SharedChannel(MemoryMappedFile map, MemoryMappedViewAccessor view, int capacity)
+    private SharedChannel(MemoryMappedFile map, MemoryMappedViewAccessor view, int capacity, string path)
     {
         _map = map;
         _view = view;
@@ -32,9 +32,28 @@ internal sealed unsafe class SharedChannel : IDisposable
         view.SafeMemoryMappedViewHandle.AcquirePointer(ref pointer);
         _base = pointer + view.PointerOffset;
         Capacity = capacity;
-        Requests = new Signal((int*)(_base + RequestOffset), (int*)(_base + RequestOffset + 4), (int*)(_base + RequestOffset + 8));
-        Replies = new Signal((int*)(_base + ReplyOffset), (int*)(_base + ReplyOffset + 4), (int*)(_base + ReplyOffset + 8));
-        Attach = new Signal((int*)(_base + AttachOffset), (int*)(_base + AttachOffset + 4), (int*)(_base + AttachOffset + 8));
+        Requests = SignalAt(RequestOffset, path, "requests");
+        Replies = SignalAt(ReplyOffset, path, "replies");
+        Attach = SignalAt(AttachOffset, path, "attach");
+    }
+
+    private Signal SignalAt(int offset, string path, string direction) =>
+        new((int*)(_base + offset), (int*)(_base + offset + 4), (int*)(_base + offset + 8), WakeEvent(path, direction));
+
+    /// <summary>
+    /// On Windows, what a sleeper on one direction of the channel at <paramref name="path"/> waits on: a named auto-reset
+    /// event in the session's namespace, created by whichever side opens it first, named after the file so that both find
+    /// it. Null elsewhere: Linux sleeps on the shared word itself (a futex), and named events are Windows' alone.
+    /// </summary>
+    private static EventWaitHandle? WakeEvent(string path, string direction)
+    {
+        if (!OperatingSystem.IsWindows())
+        {
+            return null;
+        }
+        byte[] file = System.Text.Encoding.UTF8.GetBytes(Path.GetFullPath(path).ToLowerInvariant()); // Windows paths ignore case
+        string name = $"Local\\ipcbench-mmf-{Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(file))[..32]}-{direction}";
+        return new EventWaitHandle(false, EventResetMode.AutoReset, name);
     }
 
     public int Capacity { get; }
@@ -74,7 +93,7 @@ internal sealed unsafe class SharedChannel : IDisposable
         }
         var file = new FileStream(partial, options);
         file.SetLength(FileSize(capacity));
-        var channel = Map(file, capacity);
+        var channel = Map(file, capacity, path);
         byte* b = channel._base;
         *(int*)(b + VersionOffset) = Version;
         *(int*)(b + CapacityOffset) = capacity;
@@ -107,7 +126,7 @@ internal sealed unsafe class SharedChannel : IDisposable
             Span<byte> header = stackalloc byte[IdentitySize];
             file.ReadExactly(header);
             return CapacityOf(header, file.Length) is int capacity and > 0
-                ? Map(file, capacity)
+                ? Map(file, capacity, path)
                 : throw new TransportException($"{path} is not an IpcBench channel (version {Version})");
         }
         catch
@@ -132,12 +151,13 @@ internal sealed unsafe class SharedChannel : IDisposable
         return magic == Magic && version == Version && capacity > 0 && fileLength >= FileSize(capacity) ? capacity : 0;
     }
 
-    private static SharedChannel Map(FileStream file, int capacity)
+    /// <param name="path">The channel's name, which its wake-up events are named after: the final one, not a file's while it is made.</param>
+    private static SharedChannel Map(FileStream file, int capacity, string path)
     {
         var map = MemoryMappedFile.CreateFromFile(file, mapName: null, FileSize(capacity),
             MemoryMappedFileAccess.ReadWrite, HandleInheritability.None, leaveOpen: false);
         var view = map.CreateViewAccessor(0, FileSize(capacity), MemoryMappedFileAccess.ReadWrite);
-        return new SharedChannel(map, view, capacity);
+        return new SharedChannel(map, view, capacity, path);
     }
 
     /// <summary>Claims the channel for this process; returns the pid of the client that holds it instead, or 0 on success.</summary>
@@ -162,6 +182,9 @@ internal sealed unsafe class SharedChannel : IDisposable
 
     public void Dispose()
     {
+        Requests.Dispose();
+        Replies.Dispose();
+        Attach.Dispose();
         _view.SafeMemoryMappedViewHandle.ReleasePointer();
         _view.Dispose();
         _map.Dispose();

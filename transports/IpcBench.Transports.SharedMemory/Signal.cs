@@ -21,9 +21,12 @@ internal interface IPeer
 /// count of sleeping waiters (so that the writer makes the wake-up syscall only when someone sleeps),
 /// and the message length. The waiter announces itself (a full fence) before re-checking the word
 /// and sleeping, and the writer publishes (a full fence) before looking for waiters: one of the two
-/// always sees the other, so no wake-up is lost.
+/// always sees the other, so no wake-up is lost. Sleeping is a futex wait on the word on Linux; on
+/// Windows, where .NET has no cross-process futex, a wait on <paramref name="wake"/>, a named
+/// auto-reset event the writer sets: a set that comes before the wait is kept by the event, so it
+/// is not lost either, and a stale one only costs the waiter a second look at the word.
 /// </summary>
-internal sealed unsafe class Signal(int* sequence, int* waiters, int* length)
+internal sealed unsafe class Signal(int* sequence, int* waiters, int* length, EventWaitHandle? wake = null) : IDisposable
 {
     /// <summary>How long <see cref="WaitMode.Hybrid"/> spins before it sleeps.</summary>
     public static readonly TimeSpan HybridSpin = TimeSpan.FromMicroseconds(50);
@@ -53,9 +56,9 @@ internal sealed unsafe class Signal(int* sequence, int* waiters, int* length)
     public void Publish(int value)
     {
         Interlocked.Exchange(ref *sequence, value); // a full fence: the waiters count below is read after the store
-        if (Volatile.Read(ref *waiters) != 0 && Futex.IsSupported)
+        if (Volatile.Read(ref *waiters) != 0)
         {
-            Futex.WakeAll(sequence);
+            Poke();
         }
     }
 
@@ -65,6 +68,10 @@ internal sealed unsafe class Signal(int* sequence, int* waiters, int* length)
         if (Futex.IsSupported)
         {
             Futex.WakeAll(sequence);
+        }
+        else
+        {
+            wake?.Set();
         }
     }
 
@@ -141,18 +148,24 @@ internal sealed unsafe class Signal(int* sequence, int* waiters, int* length)
         }
     }
 
-    /// <summary>A futex sleep on Linux; elsewhere (no cross-process futex in .NET) a 1 ms nap.</summary>
+    /// <summary>A futex sleep on Linux, a wait on the named event on Windows; elsewhere (macOS: neither) a 1 ms nap.</summary>
     private void Sleep(int last, TimeSpan timeout)
     {
         if (Futex.IsSupported)
         {
             Futex.Wait(sequence, last, timeout);
         }
+        else if (wake is not null)
+        {
+            wake.WaitOne(timeout);
+        }
         else
         {
             Thread.Sleep(1);
         }
     }
+
+    public void Dispose() => wake?.Dispose();
 
     private static void Check(ref long nextCheck, long now, long deadline, IPeer peer)
     {

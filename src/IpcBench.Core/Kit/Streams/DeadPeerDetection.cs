@@ -19,9 +19,17 @@ public static class DeadPeerDetection
     public static void Enable(Socket socket)
     {
         socket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, true);
-        socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, IdleSeconds);
-        socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, IntervalSeconds);
-        socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, Probes);
+        try
+        {
+            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, IdleSeconds);
+            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, IntervalSeconds);
+            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, Probes);
+        }
+        catch (SocketException e) when (e.SocketErrorCode == SocketError.ProtocolOption)
+        {
+            // A system that cannot tune keep-alive (Windows before 10 1703 has no TCP_KEEPCNT, nor has Wine) keeps its
+            // own timings: a dead peer is found later, and the connection still serves.
+        }
         if (OperatingSystem.IsLinux())
         {
             socket.SetRawSocketOption((int)SocketOptionLevel.Tcp, TcpUserTimeout,

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The Windows code paths, run on Linux under Wine: a self-contained win-x64 publish of the CLI, then 'list' and a short
+# ping of every transport that runs on Windows (real Windows named pipes for pipe, grpc-pipe and jsonrpc; mmf's
+# Windows waits in each mode; the network transports), every reply checked by ping itself. Wine is not Windows: its
+# pipes and events go through wineserver, so this proves function, never figures, and none is published from it.
+# A figure is checked only where it tells a code path apart: mmf's block mode must end its waits on a wake-up, not on
+# a timer tick (1 ms or more), so its p50 must be well under a millisecond.
+#
+#   tests/windows/wine.sh            (root, or Wine installed; called by .ci/run)
+#
+# What does not run under Wine is listed with the reason, not skipped in silence. A crash of the runtime (an exit code
+# that is none of ipcbench's, or the CLR's own message) is told apart from a bad option (exit 2, 'ipcbench ping:'
+# line). Leaves nothing: the Wine prefix, the publish and wineserver go when it ends, also when interrupted.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+started=$SECONDS
+
+if ! command -v wine >/dev/null; then
+  [ "$(id -u)" -eq 0 ] || { echo "wine.sh: Wine is missing and installing it needs root (apt-get install wine64)" >&2; exit 1; }
+  echo "== installing wine64"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q wine64 >/dev/null
+fi
+
+work=$(mktemp -d /tmp/ipcbench-wine-XXXXXX)
+export WINEPREFIX="$work/prefix" WINEDEBUG=-all
+# Without it the CLR's W^X double mapping breaks under Wine: 7 of 11 grpc-pipe runs died with "Internal CLR error
+# (0x80131506)" in DynamicResolver+DestroyScout.Finalize.
+export DOTNET_EnableWriteXorExecute=0 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+cleanup() {
+  status=$?
+  trap - EXIT INT TERM
+  timeout 20 wineserver -k >/dev/null 2>&1 || true # ends every Wine process of this prefix
+  rm -rf "$work"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+fail() { echo "wine.sh: $*" >&2; exit 1; }
+
+echo "== Wine: $(wine --version); a fresh prefix"
+timeout 120 wine wineboot --init >"$work/wineboot.log" 2>&1 || { tail -n 20 "$work/wineboot.log" >&2; fail "wineboot failed"; }
+
+echo "== dotnet publish -r win-x64 --self-contained"
+dotnet publish src/IpcBench.Cli -c Release -r win-x64 --self-contained -o "$work/app" -v quiet -nologo
+exe="$work/app/ipcbench.exe"
+
+# ipcbench ARGS...: the Windows CLI under Wine, bounded; its stdout and stderr in $work/out and $work/err.
+ipcbench() { timeout 180 wine "$exe" "$@" >"$work/out" 2>"$work/err"; }
+
+echo "== list"
+ipcbench list || { cat "$work/err" >&2; fail "'ipcbench.exe list' failed"; }
+grep -Eq '^pipe +local +yes ' "$work/out" || { cat "$work/out" >&2; fail "'list' does not say that pipe runs here"; }
+grep -Eq '^grpc-pipe +rpc +yes ' "$work/out" || { cat "$work/out" >&2; fail "'list' does not say that grpc-pipe runs here"; }
+
+# What Wine cannot do, and why; each is a Windows path Wine lacks, not one IpcBench lacks.
+declare -A unable=(
+  [tcp-tls]="Wine's TLS (schannel over GnuTLS) fails the handshake with 0x80090029 (SEC_E_ALGORITHM_MISMATCH)"
+  [grpc-tls]="Wine's TLS (schannel over GnuTLS) fails the handshake with 0x80090029 (SEC_E_ALGORITHM_MISMATCH)"
+  [uds]="Wine gives Windows programs no AF_UNIX sockets"
+  [grpc-uds]="Wine gives Windows programs no AF_UNIX sockets"
+  [redis-uds]="Wine gives Windows programs no AF_UNIX sockets"
+  [wcf]="its host is a .NET Framework program, which Wine runs only with Wine Mono (not in Debian); the Windows runner job runs it"
+  [zmq-libzmq]="no libzmq.dll for Windows here (Debian's libzmq is Linux's)"
+)
+# Every Windows row that must run; then the rest that does, checked as well. Brokered ones need a broker on loopback
+# (test.sh starts them), wcf a .NET Framework host (Windows only): listed with their reasons by ping itself.
+required=(pipe grpc-pipe "mmf --wait spin" "mmf --wait hybrid" "mmf --wait block" tcp grpc jsonrpc)
+others=(udp grpc-stream http http2 signalr jsonrpc-json zmq inproc inproc-copy grpc-codefirst)
+for transport in "${!unable[@]}"; do echo "   $transport: not run under Wine: ${unable[$transport]}"; done
+
+failures=()
+ping_one() { # REQUIRED TRANSPORT [OPTIONS...]
+  local required=$1 status=0 name="${*:2}"
+  shift
+  ipcbench ping --transport "$@" --count 300 --warmup 30 --timeout 10s --no-results || status=$?
+  case $status in
+    0) grep -q 'latency us' "$work/out" || { failures+=("$name: no figures"); return; }
+       echo "   $name: $(grep -m1 'latency us' "$work/out" | sed 's/^ *latency us *//')" ;;
+    3) if [ "$required" = yes ]; then failures+=("$name: not supported: $(tail -n 1 "$work/err")")
+       else echo "   $name: not supported: $(tail -n 1 "$work/err" | sed 's/^.* here: //')"; fi ;;
+    1|2|130) failures+=("$name: exit $status: $(grep -m1 '^ipcbench' "$work/err" || tail -n 1 "$work/err")") ;;
+    124) failures+=("$name: still running after 180 s") ;;
+    *) # none of ipcbench's exit codes: the runtime itself died (or Wine did)
+       failures+=("$name: the runtime crashed (exit $status): $(grep -m1 -E 'CLR|Unhandled|fault|exception' "$work/err" || tail -n 1 "$work/err")") ;;
+  esac
+  if grep -q 'Internal CLR error\|Unhandled exception' "$work/err"; then
+    failures+=("$name: the runtime reported a crash: $(grep -m1 'Internal CLR error\|Unhandled exception' "$work/err")")
+  fi
+}
+echo "== ping, the Windows rows (every reply checked)"
+for spec in "${required[@]}"; do read -ra args <<<"$spec"; ping_one yes "${args[@]}"; done
+echo "== ping, the others"
+for spec in "${others[@]}"; do read -ra args <<<"$spec"; ping_one no "${args[@]}"; done
+
+echo "== mmf's block mode wakes on an event, not on a timer tick"
+status=0; ipcbench ping --transport mmf --wait block --count 2000 --warmup 200 --timeout 10s --no-results || status=$?
+[ "$status" -eq 0 ] || { cat "$work/err" >&2; fail "mmf block: exit $status"; }
+p50=$(sed -n 's/^ *latency us *p50 \([0-9.]*\) .*/\1/p' "$work/out")
+echo "   mmf block p50 $p50 us (under Wine; a 1 ms timer step would read 1,000 us or more)"
+awk -v p="$p50" 'BEGIN { exit !(p > 0 && p < 800) }' || failures+=("mmf block: p50 $p50 us: its waits end on a timer, not a wake-up")
+
+echo "== the wrong option: exit 2 and a usage line, not a crash"
+status=0; ipcbench ping --transport tcp --size nonsense --no-results || status=$?
+[ "$status" -eq 2 ] && grep -q '^ipcbench ping: ' "$work/err" || failures+=("a bad option: exit $status, not 2 with an 'ipcbench ping:' line")
+
+if [ ${#failures[@]} -gt 0 ]; then
+  printf '   %s\n' "${failures[@]}" >&2
+  fail "${#failures[@]} Windows path(s) failed under Wine"
+fi
+echo "wine.sh: every Windows row ran under Wine in $((SECONDS - started)) s; nothing from here is a figure"
