@@ -49,6 +49,7 @@ public static class SuiteSettings
 
     /// <summary>Why <paramref name="transport"/> cannot run here, in the suite's isolation and on its runtime; null when it can.</summary>
     public static string? NotHere(ITransport transport) => transport.UnsupportedReason
+        ?? (transport.ServerUnsupportedReason is { } noServer ? $"its server does not run here: {noServer}" : null)
         ?? (Isolation.Refuses(transport) is { } why ? $"not supported in isolation {Isolation.Name()}: {why}" : null)
         ?? (Runtime == ClientRuntime.NativeAot && transport.NativeAotUnsupportedReason is { } noAot ? $"not supported on NativeAOT: {noAot}" : null);
 

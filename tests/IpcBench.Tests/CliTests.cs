@@ -438,6 +438,43 @@ public class CliTests
         Assert.False(Directory.Exists(results), "an interrupted ping wrote a run folder");
     }
 
+    /// <summary>A container pair's client may be given one CPU (docker/run.sh's cross-core pairs): its server is not its to pin.</summary>
+    [Fact]
+    public async Task A_client_on_one_cpu_pings_a_server_elsewhere_at_cross_core_placement()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return; // taskset gives the client its one CPU
+        }
+        int port = LoopbackPort.Free();
+        using var server = CliProcess.Start("serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}");
+        var ping = ServerCommand.Resolve().StartInfo("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}",
+            "--wait-for-server", "30s", "--placement", "cross-core", "--count", "200", "--warmup", "10", "--no-results");
+        var pinned = new ProcessStartInfo("taskset", ["-c", "0", ping.FileName, .. ping.ArgumentList])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        foreach (var (name, value) in ping.Environment)
+        {
+            pinned.Environment[name] = value;
+        }
+        using var client = Process.Start(pinned)!;
+        var stdout = client.StandardOutput.ReadToEndAsync();
+        var stderr = client.StandardError.ReadToEndAsync();
+        try
+        {
+            await client.WaitForExitAsync().WaitAsync(RunTimeout);
+        }
+        finally
+        {
+            ProcessTree.Kill(client); // nothing, when it ended in time
+        }
+
+        Assert.True(client.ExitCode == 0, await stderr);
+        Assert.Contains("cross-core (client cpu 0; remote server not pinned)", await stdout);
+    }
+
     [Fact]
     public async Task Ping_waits_for_a_server_that_starts_later_and_gives_up_on_one_that_never_does()
     {

@@ -1,5 +1,6 @@
 using System.Net;
 using YamlDotNet.RepresentationModel;
+using static IpcBench.Tests.YamlNodes;
 
 namespace IpcBench.Tests;
 
@@ -24,25 +25,6 @@ public class DockerFilesTests
     }
 
     private static YamlMappingNode Services(YamlMappingNode compose) => (YamlMappingNode)compose["services"];
-
-    /// <summary>The node at <paramref name="path"/>, looking through YAML merge keys (<c>&lt;&lt;: *anchor</c>) as compose does.</summary>
-    private static YamlNode? Get(YamlNode? node, params string[] path)
-    {
-        foreach (string key in path)
-        {
-            node = node is YamlMappingNode map ? Member(map, key) : null;
-        }
-        return node;
-    }
-
-    private static YamlNode? Member(YamlMappingNode map, string key) =>
-        map.Children.TryGetValue(key, out var value) ? value
-        : map.Children.TryGetValue("<<", out var merged) && merged is YamlMappingNode parent ? Member(parent, key)
-        : null;
-
-    private static string Text(YamlNode? node) => node is YamlScalarNode { Value: { } v } ? v : "";
-
-    private static IEnumerable<string> Items(YamlNode? node) => node is YamlSequenceNode seq ? seq.Children.Select(Text) : [];
 
     [Fact]
     public void Every_compose_profile_pairs_a_server_and_a_client_on_link_local_networks_only()

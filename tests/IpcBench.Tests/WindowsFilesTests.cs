@@ -1,6 +1,7 @@
 using System.Text.RegularExpressions;
 using IpcBench.Transports;
 using YamlDotNet.RepresentationModel;
+using static IpcBench.Tests.YamlNodes;
 
 namespace IpcBench.Tests;
 
@@ -253,21 +254,6 @@ public class WindowsFilesTests
     /// <summary>What compose makes of <c>${VARIABLE:-default}</c> when the variable is not set; any other text as it is.</summary>
     private static string Default(string value) => Regex.Match(value, @"^\$\{\w+:-([^}]*)\}$") is { Success: true } m ? m.Groups[1].Value : value;
 
-    /// <summary>The node at <paramref name="path"/>, looking through YAML merge keys (<c>&lt;&lt;: *anchor</c>) as compose does.</summary>
-    private static YamlNode? Get(YamlNode? node, params string[] path)
-    {
-        foreach (string key in path)
-        {
-            node = node is YamlMappingNode map ? Member(map, key) : null;
-        }
-        return node;
-    }
-
-    private static YamlNode? Member(YamlMappingNode map, string key) =>
-        map.Children.TryGetValue(key, out var value) ? value
-        : map.Children.TryGetValue("<<", out var merged) && merged is YamlMappingNode parent ? Member(parent, key)
-        : null;
-
     private static IEnumerable<string> Keys(YamlMappingNode map) =>
         map.Children.Keys.Select(Text).Where(k => k != "<<")
             .Union(map.Children.TryGetValue("<<", out var merged) && merged is YamlMappingNode parent ? Keys(parent) : []);
@@ -279,8 +265,4 @@ public class WindowsFilesTests
         YamlSequenceNode seq => "[" + string.Join(", ", seq.Children.Select(Flatten)) + "]",
         _ => Text(node),
     };
-
-    private static string Text(YamlNode? node) => node is YamlScalarNode { Value: { } v } ? v : "";
-
-    private static IEnumerable<string> Items(YamlNode? node) => node is YamlSequenceNode seq ? seq.Children.Select(Text) : [];
 }

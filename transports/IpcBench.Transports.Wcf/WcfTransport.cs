@@ -40,6 +40,12 @@ public sealed class WcfTransport : ITransport
         ? $"{HostPath} is missing (build IpcBench.sln)"
         : OperatingSystem.IsWindows() ? null : Mono.Missing(MonoInstall);
 
+    /// <summary>The host is a .NET Framework 4.8 program: on Windows it needs the Framework's CLR, which Nano Server lacks.</summary>
+    public string? ServerUnsupportedReason => OperatingSystem.IsWindows()
+        && !File.Exists(Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.Windows), "Microsoft.NET", "Framework64", "v4.0.30319", "clr.dll"))
+            ? "its host is a .NET Framework 4.8 program and this Windows has no .NET Framework (Nano Server has none: docker/Dockerfile.windows's framework image has it)"
+            : null;
+
     /// <summary>16 MiB, as the host's reader quotas allow (Bindings.MaxPayload there).</summary>
     public TransportCapabilities Capabilities =>
         new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost, LengthPrefix.DefaultMaxPayload)

@@ -152,6 +152,10 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} is not IPC: its server is the handler in this process, which no other process reaches");
         }
+        if (remote is null && transport.ServerUnsupportedReason is { } noServer)
+        {
+            throw new UnsupportedException($"{transport.Name}'s server does not run here: {noServer}");
+        }
         if (isolation.Refuses(transport) is { } notHere)
         {
             throw new UnsupportedException($"{transport.Name} is not supported in isolation {isolation.Name()} here: {notHere}");
@@ -174,7 +178,7 @@ internal sealed class PingCommand
             }
         }
 
-        var (clientCpu, serverCpu) = placement.Cpus();
+        var (clientCpu, serverCpu) = placement.Cpus(serverLocal: remote is null);
         if (clientCpu is int cpu)
         {
             CpuAffinity.PinCurrentProcess(cpu); // before the server starts, so nothing runs unpinned

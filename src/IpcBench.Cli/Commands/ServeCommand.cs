@@ -48,6 +48,10 @@ internal static class ServeCommand
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
         }
+        if (transport.ServerUnsupportedReason is { } serverReason)
+        {
+            throw new UnsupportedException($"{transport.Name}'s server does not run here: {serverReason}");
+        }
         if (transport.Capabilities.Has(Core.Contract.TransportFeatures.InProcess))
         {
             throw new UnsupportedException($"{transport.Name} has no server process: its handler runs in the client's own process (ping starts it there)");

@@ -36,6 +36,12 @@ public interface ITransport
     /// </summary>
     string? NativeAotUnsupportedReason => null;
 
+    /// <summary>
+    /// Why its server cannot run here where its client can (wcf's .NET Framework host on a Windows without the .NET
+    /// Framework, such as Nano Server), or null. <c>serve</c>, and <c>ping</c> without --server, refuse with it.
+    /// </summary>
+    string? ServerUnsupportedReason => null;
+
     /// <summary>What the transport guarantees on this OS, computed at run time.</summary>
     TransportCapabilities Capabilities { get; }
 

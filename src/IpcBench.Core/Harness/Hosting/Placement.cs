@@ -30,14 +30,22 @@ public static class Placements
         _ => "none",
     };
 
-    /// <summary>The CPUs to pin client and server to, or nulls for <see cref="Placement.None"/>.</summary>
-    public static (int? Client, int? Server) Cpus(this Placement placement)
+    /// <summary>
+    /// The CPUs to pin client and server to, or nulls for <see cref="Placement.None"/>. A server elsewhere
+    /// (<paramref name="serverLocal"/> false) is not ours to pin: the client needs one CPU, whatever the placement says of
+    /// the pair (a container pair's cpusets place it, and a client container may be given just one).
+    /// </summary>
+    public static (int? Client, int? Server) Cpus(this Placement placement, bool serverLocal = true)
     {
         if (placement == Placement.None)
         {
             return (null, null);
         }
         var usable = CpuAffinity.UsableCpus();
+        if (!serverLocal)
+        {
+            return (usable[0], null);
+        }
         if (placement == Placement.CrossCore && usable.Count < 2)
         {
             throw new ArgumentException($"cross-core placement needs two CPUs; this process may use only {usable.Count}");
@@ -52,7 +60,7 @@ public static class Placements
         {
             return "none";
         }
-        var (client, server) = placement.Cpus();
+        var (client, server) = placement.Cpus(serverLocal);
         return serverLocal
             ? $"{placement.Name()} (client cpu {client}, server cpu {server})"
             : $"{placement.Name()} (client cpu {client}; remote server not pinned)";
