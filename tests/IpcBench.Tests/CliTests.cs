@@ -450,15 +450,8 @@ public class CliTests
         using var server = CliProcess.Start("serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}");
         var ping = ServerCommand.Resolve().StartInfo("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}",
             "--wait-for-server", "30s", "--placement", "cross-core", "--count", "200", "--warmup", "10", "--no-results");
-        var pinned = new ProcessStartInfo("taskset", ["-c", "0", ping.FileName, .. ping.ArgumentList])
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        foreach (var (name, value) in ping.Environment)
-        {
-            pinned.Environment[name] = value;
-        }
+        var pinned = ping.Under("taskset", "-c", "0");
+        pinned.RedirectStandardOutput = pinned.RedirectStandardError = true;
         using var client = Process.Start(pinned)!;
         var stdout = client.StandardOutput.ReadToEndAsync();
         var stderr = client.StandardError.ReadToEndAsync();

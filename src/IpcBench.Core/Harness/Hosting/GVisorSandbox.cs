@@ -42,13 +42,7 @@ public static class GVisorSandbox
     {
         string[] pin = cpu is int n ? ["taskset", "-c", n.ToString(CultureInfo.InvariantCulture)] : [];
         string[] runsc = [Runsc!, "--network=none", "--host-uds=all", "--platform=ptrace", "do", "-force-overlay=false", "-quiet"];
-        string[] command = [.. pin, .. runsc, info.FileName, .. info.ArgumentList];
-        var wrapped = new ProcessStartInfo(command[0], command[1..]);
-        foreach (var (key, value) in info.Environment)
-        {
-            wrapped.Environment[key] = value;
-        }
-        return wrapped;
+        return info.Under([.. pin, .. runsc]);
     }
 
     private static string? Runsc { get; } = Executable.Find("runsc");

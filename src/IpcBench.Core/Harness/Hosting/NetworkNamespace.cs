@@ -113,12 +113,7 @@ public sealed class NetworkNamespace : IAsyncDisposable
         string[] container = Isolation == Isolation.Container
             ? ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--ipc", "--uts", "--", "sh", "-c", setup]
             : [];
-        var wrapped = new ProcessStartInfo("ip", ["netns", "exec", Name, .. container, info.FileName, .. info.ArgumentList]);
-        foreach (var (key, value) in info.Environment)
-        {
-            wrapped.Environment[key] = value;
-        }
-        return wrapped;
+        return info.Under(["ip", "netns", "exec", Name, .. container]);
     }
 
     /// <summary>A bind address for a server inside: the loopback host of <paramref name="address"/> replaced by the namespace's address.</summary>

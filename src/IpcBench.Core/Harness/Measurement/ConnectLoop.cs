@@ -47,7 +47,7 @@ public static class ConnectLoop
     /// request. Null unless both stats requests were answered.
     /// </summary>
     public static double? ServerCpuPerCycle(ServerStats.Snapshot? before, ServerStats.Snapshot? after, long cycles) =>
-        before is { } b && after is { } a && cycles > 0 && a.CpuUs >= 0 && b.CpuUs >= 0 ? (double)(a.CpuUs - b.CpuUs) / cycles : null;
+        before is { } b && after is { } a ? a.CpuUsPer(b, cycles) : null;
 
     /// <summary>One connect, request, checked reply, close; returns its duration in Stopwatch ticks.</summary>
     public static async Task<long> CycleAsync(ITransport transport, Uri address, byte[] request, byte[] reply, CancellationToken ct)

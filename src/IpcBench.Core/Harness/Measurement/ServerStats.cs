@@ -83,8 +83,11 @@ public sealed class ServerStats(RequestHandler inner)
     public readonly record struct Snapshot(long CpuUs, long Requests)
     {
         /// <summary>CPU microseconds per request between <paramref name="earlier"/> and this snapshot; null when the server could not tell.</summary>
-        public double? CpuUsPerRequestSince(Snapshot earlier) =>
-            Requests > earlier.Requests && CpuUs >= 0 && earlier.CpuUs >= 0 ? (double)(CpuUs - earlier.CpuUs) / (Requests - earlier.Requests) : null;
+        public double? CpuUsPerRequestSince(Snapshot earlier) => CpuUsPer(earlier, Requests - earlier.Requests);
+
+        /// <summary>CPU microseconds per operation, <paramref name="operations"/> of them since <paramref name="earlier"/>; null when the server could not tell (-1).</summary>
+        public double? CpuUsPer(Snapshot earlier, long operations) =>
+            operations > 0 && CpuUs >= 0 && earlier.CpuUs >= 0 ? (double)(CpuUs - earlier.CpuUs) / operations : null;
     }
 
     /// <summary>
