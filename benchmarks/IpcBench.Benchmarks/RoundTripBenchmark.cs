@@ -40,7 +40,7 @@ public class RoundTripBenchmark
         _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
         var exchange = _exchange;
         await SuiteSettings.WarmUpAsync(100, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
-        _serverCpu = await ServerStats.CpuMeter.StartAsync(_connection);
+        _serverCpu = await ServerStats.CpuMeter.StartAsync(_connection, _tolerateLoss);
         _clientCost = CostMeter.Start();
     }
 

@@ -67,7 +67,7 @@ public class ThroughputBenchmark
         }
         Array.Clear(_busyTicks);
         _measuring = 0;
-        _serverCpu = await ServerStats.CpuMeter.StartAsync(_connections[0]);
+        _serverCpu = await ServerStats.CpuMeter.StartAsync(_connections[0], options.TolerateLoss);
         _cost = CostMeter.Start();
     }
 

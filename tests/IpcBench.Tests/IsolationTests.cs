@@ -208,8 +208,11 @@ public class IsolationTests
             "--count", "100000000", "--timeout", "1s", "--no-results");
         var ping = cli.Process;
         var errorLine = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var frozen = new Stopwatch();
+        var stderr = new System.Collections.Concurrent.ConcurrentQueue<string>(); // each line with its time after the freeze, for a failure
         ping.ErrorDataReceived += (_, e) =>
         {
+            stderr.Enqueue($"{frozen.Elapsed.TotalSeconds:0.000} s: {e.Data}");
             if (e.Data?.StartsWith("ipcbench ping:", StringComparison.Ordinal) == true)
             {
                 errorLine.TrySetResult(e.Data);
@@ -232,10 +235,11 @@ public class IsolationTests
         {
             await stop.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
         }
-        var frozen = Stopwatch.StartNew();
+        frozen.Start();
         string error = await errorLine.Task.WaitAsync(TimeSpan.FromSeconds(20));
 
-        Assert.True(frozen.Elapsed < TimeSpan.FromSeconds(2), $"the client failed {frozen.Elapsed.TotalSeconds:0.0} s after its server froze, its timeout 1 s");
+        Assert.True(frozen.Elapsed < TimeSpan.FromSeconds(2),
+            $"the client failed {frozen.Elapsed.TotalSeconds:0.0} s after its server froze, its timeout 1 s; its stderr:\n{string.Join('\n', stderr)}");
         Assert.Contains("no reply", error);
         Assert.True(await ping.WaitForExitAsync(new CancellationTokenSource(TimeSpan.FromSeconds(20)).Token).ContinueWith(t => t.IsCompletedSuccessfully),
             "ping did not end after its error");

@@ -94,6 +94,53 @@ public class LoadLoopTests
         Assert.Contains("did not finish", e.Message);
     }
 
+    /// <summary>
+    /// A server that stops answering between the warm-up and the measured requests: the stats request that brackets them
+    /// times out, and the run fails with that timeout, the error that says the server stopped answering (ping then kills
+    /// it at once), not with the refusal of a connection left unusable by it (mmf's, before).
+    /// </summary>
+    [Fact]
+    public async Task A_server_that_stops_answering_at_the_stats_request_fails_the_run_with_its_timeout()
+    {
+        var e = await Assert.ThrowsAsync<TransportTimeoutException>(() =>
+            LoadLoop.RunAsync([new SilentFromStats(lossy: false)], new LoopOptions(Size: 16, Count: 100, Warmup: 10)));
+        Assert.StartsWith("no reply from", e.Message);
+    }
+
+    [Fact]
+    public async Task A_lost_stats_reply_over_a_lossy_transport_leaves_only_the_server_cpu_unknown()
+    {
+        var result = await LoadLoop.RunAsync([new SilentFromStats(lossy: true)], new LoopOptions(Size: 16, Count: 100, Warmup: 10, TolerateLoss: true));
+        Assert.Equal(100, result.Latency.Count);
+        Assert.Null(result.ServerCpuUsPerOp);
+    }
+
+    /// <summary>
+    /// An echo whose stats request gets no reply. Then, <paramref name="lossy"/>, it goes on echoing (a datagram lost);
+    /// or it refuses every later request, as a connection that cannot tell whether its server still reads the last one.
+    /// </summary>
+    private sealed class SilentFromStats(bool lossy) : IConnection
+    {
+        private bool _timedOut;
+
+        public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+        {
+            if (_timedOut && !lossy)
+            {
+                return ValueTask.FromException<int>(new TransportException("the connection is unusable after a timeout"));
+            }
+            if (request.Length == ServerStats.MessageSize)
+            {
+                _timedOut = true;
+                return ValueTask.FromException<int>(TransportErrors.NoReply("the test's server", TimeSpan.FromSeconds(1)));
+            }
+            request.CopyTo(reply);
+            return ValueTask.FromResult(request.Length);
+        }
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    }
+
     private sealed class Failing : IConnection
     {
         public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default) =>

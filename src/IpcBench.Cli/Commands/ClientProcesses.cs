@@ -49,7 +49,7 @@ internal static class ClientProcesses
             }).ToArray();
             await Task.WhenAll(starting).ConfigureAwait(false);
 
-            var server = await ServerStats.CpuMeter.StartAsync(stats, ct).ConfigureAwait(false);
+            var server = await ServerStats.CpuMeter.StartAsync(stats, loop.TolerateLoss, ct).ConfigureAwait(false);
             foreach (var worker in workers)
             {
                 worker!.Send(Go);

@@ -99,7 +99,7 @@ public static class LoadLoop
             loop.Reset();
         }
 
-        var server = await ServerStats.CpuMeter.StartAsync(connections[0], ct).ConfigureAwait(false);
+        var server = await ServerStats.CpuMeter.StartAsync(connections[0], options.TolerateLoss, ct).ConfigureAwait(false);
         if (released is not null)
         {
             await released(ct).ConfigureAwait(false);

@@ -97,20 +97,27 @@ public sealed class ServerStats(RequestHandler inner)
     public sealed class CpuMeter
     {
         private readonly IConnection _stats;
+        private readonly bool _lossTolerated;
         private readonly Snapshot? _before;
 
-        private CpuMeter(IConnection stats, Snapshot? before) => (_stats, _before) = (stats, before);
+        private CpuMeter(IConnection stats, bool lossTolerated, Snapshot? before) => (_stats, _lossTolerated, _before) = (stats, lossTolerated, before);
 
-        public static async Task<CpuMeter> StartAsync(IConnection stats, CancellationToken ct = default) =>
-            new(stats, await QueryAsync(stats, ct).ConfigureAwait(false));
+        /// <param name="lossTolerated">The transport may lose a message (<see cref="QueryAsync"/>).</param>
+        public static async Task<CpuMeter> StartAsync(IConnection stats, bool lossTolerated, CancellationToken ct = default) =>
+            new(stats, lossTolerated, await QueryAsync(stats, lossTolerated, ct).ConfigureAwait(false));
 
         /// <summary>CPU microseconds per request since <see cref="StartAsync"/>; null unless the server answered both times.</summary>
         public async Task<double?> StopAsync(CancellationToken ct = default) =>
-            _before is { } before && await QueryAsync(_stats, ct).ConfigureAwait(false) is { } after ? after.CpuUsPerRequestSince(before) : null;
+            _before is { } before && await QueryAsync(_stats, _lossTolerated, ct).ConfigureAwait(false) is { } after ? after.CpuUsPerRequestSince(before) : null;
     }
 
-    /// <summary>Asks the server behind <paramref name="connection"/> for its stats; null if it does not answer them (not an IpcBench server, or the reply was lost).</summary>
-    public static async ValueTask<Snapshot?> QueryAsync(IConnection connection, CancellationToken ct = default)
+    /// <summary>
+    /// Asks the server behind <paramref name="connection"/> for its stats; null if it does not answer them (not an IpcBench
+    /// server), or if <paramref name="lossTolerated"/> and the reply was lost. Over a transport that loses nothing a timeout
+    /// is a server that stopped answering, and fails the caller like any request's: swallowed, it would leave a connection
+    /// that refuses the next request (mmf's) and hide why.
+    /// </summary>
+    public static async ValueTask<Snapshot?> QueryAsync(IConnection connection, bool lossTolerated, CancellationToken ct = default)
     {
         byte[] request = new byte[MessageSize];
         Marker.CopyTo(request);
@@ -120,7 +127,7 @@ public sealed class ServerStats(RequestHandler inner)
         {
             length = await connection.RequestAsync(request, reply, ct).ConfigureAwait(false);
         }
-        catch (TransportTimeoutException)
+        catch (TransportTimeoutException) when (lossTolerated)
         {
             return null;
         }
