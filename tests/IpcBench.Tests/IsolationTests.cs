@@ -119,6 +119,53 @@ public class IsolationTests
         }
     }
 
+    /// <summary>
+    /// Inside gVisor the server is pid 1, yet its files must carry the pid the host knows it by: when it stops answering
+    /// (its sandbox frozen) ping kills it and removes its private directory by that pid, as it does a bare server's.
+    /// </summary>
+    [Fact]
+    public async Task A_frozen_sandboxed_server_is_killed_and_its_private_directory_removed()
+    {
+        if (GVisorSandbox.UnsupportedReason is not null)
+        {
+            return; // the ping test above checks the refusal
+        }
+        using var cli = CliProcess.Start("ping", "--transport", "uds", "--isolation", "sandbox", "--count", "100000000",
+            "--timeout", "1s", "--no-results");
+        var ping = cli.Process;
+        _ = ping.StandardOutput.ReadToEndAsync();
+        var stderr = ping.StandardError.ReadToEndAsync();
+        int? runsc = null;
+        string[] directories = [];
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (directories.Length == 0 && DateTime.UtcNow < deadline && !ping.HasExited)
+        {
+            await Task.Delay(200);
+            runsc ??= ProcessTree.Children(ping.Id).Cast<int?>()
+                .FirstOrDefault(pid => ReadOrEmpty($"/proc/{pid}/cmdline").Contains("-force-overlay=false", StringComparison.Ordinal));
+            directories = runsc is null ? [] : Directory.GetDirectories(Path.GetTempPath(), $"ipcbench-{runsc}-*");
+        }
+        Assert.True(directories.Length == 1, $"no private directory named after the sandbox's pid on the host ({runsc})");
+        int sandbox = ProcessTree.Descendants(runsc!.Value).Single(pid => ReadOrEmpty($"/proc/{pid}/cmdline").StartsWith("runsc-sandbox", StringComparison.Ordinal));
+        await Task.Delay(1000); // requests flow
+
+        using (var stop = Process.Start("kill", ["-STOP", $"{sandbox}"])!)
+        {
+            await stop.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
+        }
+        await ping.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(20));
+
+        Assert.Equal(1, ping.ExitCode);
+        Assert.Contains("no reply", await stderr);
+        Assert.False(Directory.Exists(directories[0]), $"the killed server's {directories[0]} is still there");
+        var gone = DateTime.UtcNow.AddSeconds(10);
+        while (ReadOrEmpty($"/proc/{sandbox}/cmdline").Length > 0 && DateTime.UtcNow < gone) // a zombie's is empty
+        {
+            await Task.Delay(100);
+        }
+        Assert.True(ReadOrEmpty($"/proc/{sandbox}/cmdline").Length == 0, $"the frozen sandbox {sandbox} is still there");
+    }
+
     [Theory]
     [InlineData("tcp", "no link-local network")]
     [InlineData("mmf", "keeps futexes to itself")]

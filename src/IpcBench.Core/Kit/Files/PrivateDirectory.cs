@@ -1,3 +1,4 @@
+using System.Globalization;
 using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Core.Kit.Files;
@@ -13,6 +14,12 @@ namespace IpcBench.Core.Kit.Files;
 /// </summary>
 public static class PrivateDirectory
 {
+    /// <summary>
+    /// Set by the launcher of a server in a sandbox of its own, whose pids start again at 1 (gVisor's): the pid of the
+    /// process the host knows it by, so that the names of its files carry a pid whoever killed it can match.
+    /// </summary>
+    public const string PidOnHostVariable = "IPCBENCH_PID_ON_HOST";
+
     /// <summary>The default private directory pattern: <c>$TMPDIR/ipcbench-*</c>.</summary>
     public static string DefaultPattern => Path.Combine(Path.GetTempPath(), "ipcbench-*");
 
@@ -92,9 +99,9 @@ public static class PrivateDirectory
         string? parent = Path.GetDirectoryName(pattern);
         string name = Path.GetFileName(pattern);
         int star = name.IndexOf('*');
-        if (parent is null || star < 0 || !Directory.Exists(parent))
+        if (parent is null || star < 0 || !Directory.Exists(parent) || GVisor.IsRunningInside)
         {
-            return;
+            return; // inside gVisor no host pid is visible: every owner, live servers' included, would look gone
         }
         string prefix = name[..star];
         foreach (string entry in Directory.EnumerateFileSystemEntries(parent, prefix + "*"))
@@ -116,7 +123,12 @@ public static class PrivateDirectory
     }
 
     /// <summary>A fresh "pid-random" name part, as <see cref="RemoveStale"/> recognises it.</summary>
-    public static string UniqueName() => $"{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..8]}";
+    public static string UniqueName() => $"{PidOnHost}-{Guid.NewGuid().ToString("N")[..8]}";
+
+    private static int PidOnHost { get; } =
+        int.TryParse(Environment.GetEnvironmentVariable(PidOnHostVariable), NumberStyles.None, CultureInfo.InvariantCulture, out int pid) && pid > 0
+            ? pid
+            : Environment.ProcessId;
 
     /// <summary>Deletes a file the process made (a socket, a channel), warning rather than failing when it cannot.</summary>
     public static void TryDeleteFile(string path)
