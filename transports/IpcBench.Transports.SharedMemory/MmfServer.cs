@@ -64,12 +64,12 @@ internal sealed class MmfServer : IServer, IPeer
             }
             catch (TransportException e) when (!_stopping)
             {
-                Log.Warn($"mmf client {_client}: {e.Message}");
                 // A request it left pending (a length no area holds, or sent just before it died) is dropped: the next
                 // client of this channel waits until none is pending before it writes.
                 _channel.Replies.Length = 0;
                 _channel.Replies.Publish(_channel.Requests.Sequence);
                 _channel.ReleaseClient(_client);
+                Log.Warn($"mmf client {_client}: {e.Message}"); // told once done: whoever reads it finds the channel free
             }
             catch (TransportException)
             {
