@@ -51,7 +51,10 @@ internal static class RedisBroker
             ConnectRetry = 1,
             ConnectTimeout = Milliseconds(connectTimeout),
             SyncTimeout = Milliseconds(requestTimeout),
-            AsyncTimeout = Milliseconds(requestTimeout),
+            // The library's own bound on a command. Connecting subscribes, which waits for the library's subscription
+            // connection: connecting's time, not a request's (1 s was too short beside a busy test run). Each request
+            // keeps its own deadline (RedisRequester).
+            AsyncTimeout = Milliseconds(connectTimeout > requestTimeout ? connectTimeout : requestTimeout),
         };
         options.EndPoints.Add(Endpoint(address, unixSocket));
         string userInfo = address.UserInfo.Length > 0 ? address.UserInfo : ConfiguredUrl.UserInfo;

@@ -38,18 +38,21 @@ internal sealed class RedisRequester : IProbedConnection
         _timeout = timeout;
     }
 
-    public static async Task<RedisRequester> OpenAsync(ConnectionMultiplexer redis, string serverChannel, string peer, TimeSpan timeout, CancellationToken ct)
+    /// <param name="timeout">Each request's, for its publish and its reply.</param>
+    /// <param name="connectTimeout">The subscription's, which is part of connecting.</param>
+    public static async Task<RedisRequester> OpenAsync(ConnectionMultiplexer redis, string serverChannel, string peer, TimeSpan timeout,
+        TimeSpan connectTimeout, CancellationToken ct)
     {
         var requester = new RedisRequester(redis, serverChannel, RedisMessages.ReplyChannelPrefix(serverChannel) + Guid.NewGuid().ToString("N"), peer, timeout);
         redis.ConnectionFailed += requester.OnConnectionFailed;
         try
         {
             // Subscribed before the first request, as Redis drops a message that finds no subscriber.
-            await requester._subscriber.SubscribeAsync(requester._replies, requester.OnReply).WaitAsync(ct).ConfigureAwait(false);
+            await requester._subscriber.SubscribeAsync(requester._replies, requester.OnReply).WaitAsync(connectTimeout, ct).ConfigureAwait(false);
         }
-        catch (RedisException e)
+        catch (Exception e) when (e is RedisException or TimeoutException) // the library's RedisTimeoutException is both
         {
-            throw new TransportException($"could not subscribe to a reply channel at {peer}: {e.Message}", e);
+            throw new TransportException($"could not subscribe to a reply channel at {peer} within {connectTimeout.TotalMilliseconds:0} ms: {e.Message}", e);
         }
         return requester;
     }

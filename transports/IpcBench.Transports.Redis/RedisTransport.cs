@@ -102,7 +102,7 @@ public sealed class RedisTransport : ITransport
         RedisRequester requester;
         try
         {
-            requester = await RedisRequester.OpenAsync(redis, channel, $"{peer} ({channel})", options.RequestTimeout, ct).ConfigureAwait(false);
+            requester = await RedisRequester.OpenAsync(redis, channel, $"{peer} ({channel})", options.RequestTimeout, options.ConnectTimeout, ct).ConfigureAwait(false);
         }
         catch
         {
