@@ -37,7 +37,7 @@ public class RoundTripBenchmark
         (var transport, _server, var address) = await SuiteServer.StartAsync(Transport, Size.ReplySize);
         _connection = await transport.ConnectAsync(address);
         _exchange = new Exchange(_connection, Size.Request, replySize: Size.ReplySize);
-        _tolerateLoss = !transport.Capabilities.Has(TransportFeatures.Reliable);
+        _tolerateLoss = transport.Capabilities.MayLoseMessages;
         var exchange = _exchange;
         await SuiteSettings.WarmUpAsync(100, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
         _serverCpu = await ServerStats.CpuMeter.StartAsync(_connection, _tolerateLoss);

@@ -54,7 +54,7 @@ public class ThroughputBenchmark
         {
             _connections.Add(await transport.ConnectAsync(address));
         }
-        var options = new LoopOptions(Size, RequestsPerInvoke, Warmup: 0, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable)) { Clients = Clients };
+        var options = new LoopOptions(Size, RequestsPerInvoke, Warmup: 0, TolerateLoss: transport.Capabilities.MayLoseMessages) { Clients = Clients };
         _loops = [.. _connections.Select((c, i) => new RequestLoop(c, options, i))];
         _lanes = new LaneThreads(_loops);
         _busyTicks = new long[Clients];

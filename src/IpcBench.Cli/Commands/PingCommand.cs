@@ -363,7 +363,7 @@ internal sealed class PingCommand
         // A process start takes tens of milliseconds: the start scenario's defaults are a few, not ten thousand.
         int count = startScenario && parsed.GetResult(_count) is null or { Implicit: true } ? 20 : parsed.GetValue(_count);
         warmup = startScenario && parsed.GetResult(_warmup) is null or { Implicit: true } ? 2 : warmup;
-        var loop = new LoopOptions(size, count, warmup, TolerateLoss: !transport.Capabilities.Has(TransportFeatures.Reliable), Gap: parsed.GetValue(_gap))
+        var loop = new LoopOptions(size, count, warmup, TolerateLoss: transport.Capabilities.MayLoseMessages, Gap: parsed.GetValue(_gap))
         {
             ReplySize = parsed.GetValue(_replySize) is int reply && reply != size ? reply : null,
             Clients = parsed.GetValue(_clients),

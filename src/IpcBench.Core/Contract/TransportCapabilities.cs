@@ -30,6 +30,9 @@ public readonly record struct TransportCapabilities(TransportFeatures Features, 
 {
     public bool Has(TransportFeatures feature) => (Features & feature) == feature;
 
+    /// <summary>A message may be lost (not <see cref="TransportFeatures.Reliable"/>): a timeout is then a lost message, not a server that stopped answering.</summary>
+    public bool MayLoseMessages => !Has(TransportFeatures.Reliable);
+
     /// <summary>Null when the server serves many clients at once; otherwise why it serves one at a time.</summary>
     public string? OneClientAtATime { get; init; }
 

@@ -75,6 +75,6 @@ public static class ConnectLoop
     public static async Task<ServerStats.Snapshot?> QueryServerAsync(ITransport transport, Uri address, CancellationToken ct)
     {
         await using var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
-        return await ServerStats.QueryAsync(connection, !transport.Capabilities.Has(TransportFeatures.Reliable), ct).ConfigureAwait(false);
+        return await ServerStats.QueryAsync(connection, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
     }
 }
