@@ -40,7 +40,9 @@ public class PrivateDirectoryTests
         string parent = Directory.CreateTempSubdirectory("pd-").FullName;
         try
         {
-            string dead = Directory.CreateDirectory(Path.Combine(parent, "ipcbench-999999999-0a1b2c3d")).FullName; // above any pid_max
+            // above any pid_max, and 0700 as IpcBench makes its directories (a sweep removes nothing else)
+            string dead = OperatingSystem.IsWindows() ? Directory.CreateDirectory(Path.Combine(parent, "ipcbench-999999999-0a1b2c3d")).FullName
+                : Directory.CreateDirectory(Path.Combine(parent, "ipcbench-999999999-0a1b2c3d"), UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute).FullName;
             File.WriteAllText(Path.Combine(dead, "s.sock"), "");
             string live = Directory.CreateDirectory(Path.Combine(parent, $"ipcbench-{Environment.ProcessId}-0a1b2c3d")).FullName;
             string unrelated = Directory.CreateDirectory(Path.Combine(parent, "ipcbench-notes")).FullName;

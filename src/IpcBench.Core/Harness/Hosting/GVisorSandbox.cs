@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
 using IpcBench.Core.Contract;
-using IpcBench.Core.Kit.Files;
 using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Core.Harness.Hosting;
@@ -37,16 +36,14 @@ public static class GVisorSandbox
     /// <summary>
     /// <paramref name="info"/> as a command that runs in a sandbox, its threads on <paramref name="cpu"/> when given: the
     /// server's own pinning pins only gVisor's idea of a CPU. The server is the sandbox's init, so its stdin (which the
-    /// sandbox passes on) is what tells it its client is gone, as in <see cref="Isolation.Container"/>. Inside, the server
-    /// is pid 1: a shell tells it the pid the host knows (the shell's, which taskset and runsc then take over by exec),
-    /// for the names of its files, which whoever kills it removes by that pid.
+    /// sandbox passes on) is what tells it its client is gone, as in <see cref="Isolation.Container"/>. taskset and runsc
+    /// each exec, so the process started is the one to kill.
     /// </summary>
     public static ProcessStartInfo Wrap(ProcessStartInfo info, int? cpu)
     {
-        string[] pidOnHost = ["/bin/sh", "-c", $"{PrivateDirectory.PidOnHostVariable}=$$ exec \"$@\"", "sh"];
         string[] pin = cpu is int n ? ["taskset", "-c", n.ToString(CultureInfo.InvariantCulture)] : [];
         string[] runsc = [Runsc!, "--network=none", "--host-uds=all", "--platform=ptrace", "do", "-force-overlay=false", "-quiet"];
-        return info.Under([.. pidOnHost, .. pin, .. runsc]);
+        return info.Under([.. pin, .. runsc]);
     }
 
     private static string? Runsc { get; } = Executable.Find("runsc");

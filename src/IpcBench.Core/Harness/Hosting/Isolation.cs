@@ -39,6 +39,12 @@ public static class Isolations
     public static Isolation? Parse(string name) =>
         Enum.GetValues<Isolation>().Select(i => (Isolation?)i).FirstOrDefault(i => i!.Value.Name() == name);
 
+    /// <summary>
+    /// Whether the server runs in a pid namespace of its own, where its pid is not the one its starter knows it by
+    /// (<see cref="Kit.Processes.PidNamespace"/>).
+    /// </summary>
+    public static bool HasOwnPids(this Isolation isolation) => isolation is Isolation.Container or Isolation.Sandbox;
+
     /// <summary>What a case run in <paramref name="isolation"/> is named by besides its transport's options ("isolation=netns"); null for none.</summary>
     public static string? CaseOption(this Isolation isolation) => isolation == Isolation.None ? null : $"{OptionName}={isolation.Name()}";
 

@@ -65,8 +65,10 @@ public sealed class LocalServer : IAsyncDisposable
         {
             var address = transport.DefaultAddress();
             var bind = AddressQuery.With(space?.BindAddress(address) ?? address, serverOptions);
-            Func<ProcessStartInfo, ProcessStartInfo>? launcher = isolation == Isolation.Sandbox ? info => GVisorSandbox.Wrap(info, cpu)
+            Func<ProcessStartInfo, ProcessStartInfo>? isolate = isolation == Isolation.Sandbox ? info => GVisorSandbox.Wrap(info, cpu)
                 : space is null ? null : space.Wrap;
+            // Outermost, so that the pid it tells the server is the process started here, which is killed and swept by.
+            var launcher = isolation.HasOwnPids() ? info => PidNamespace.TellStarterPid(isolate!(info)) : isolate;
             var process = await new ServeRequest(transport.Name) { Address = bind, Cpu = cpu, ReplySize = replySize }
                 .StartAsync(forwardStderr, launcher: launcher, ct: ct).ConfigureAwait(false);
             return new LocalServer(process, isolation, space);

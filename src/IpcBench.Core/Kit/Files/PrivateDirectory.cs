@@ -1,4 +1,4 @@
-using System.Globalization;
+using System.Text.RegularExpressions;
 using IpcBench.Core.Kit.Processes;
 
 namespace IpcBench.Core.Kit.Files;
@@ -9,32 +9,39 @@ namespace IpcBench.Core.Kit.Files;
 /// replaced by the server's pid and a random part, created with mode 0700 so that no other user can
 /// reach the files, and removed again when the server stops. A server that was killed cannot remove
 /// its directory: whoever killed it does (<see cref="RemoveLeftBy"/>), and failing that the next server
-/// to create a directory beside it, once that pid is gone (<see cref="RemoveStale"/>, which other
-/// per-server files named "prefix-pid-random" use too).
+/// to create a directory beside it, once that pid is gone (<see cref="RemoveStale"/>).
+/// <para>Removal touches only what it can prove IpcBench made: an entry named exactly as it names them
+/// (<c>ipcbench-PID-8 hex digits</c>, or a .NET pipe's <c>CoreFxPipe_ipcbench-PID-8 hex digits</c>), of the kind it makes
+/// there (a 0700 directory, a socket), owned by this user, whose pid no process holds, judged only by a process that sees
+/// the host's pids (<see cref="PidNamespace.SeesHostPids"/>). A '*' a user puts elsewhere in a path gets a fresh
+/// directory too, but never a sweep of its neighbours.</para>
 /// </summary>
-public static class PrivateDirectory
+public static partial class PrivateDirectory
 {
-    /// <summary>
-    /// Set by the launcher of a server in a sandbox of its own, whose pids start again at 1 (gVisor's): the pid of the
-    /// process the host knows it by, so that the names of its files carry a pid whoever killed it can match.
-    /// </summary>
-    public const string PidOnHostVariable = "IPCBENCH_PID_ON_HOST";
+    private const string Prefix = "ipcbench-";
 
     /// <summary>The default private directory pattern: <c>$TMPDIR/ipcbench-*</c>.</summary>
-    public static string DefaultPattern => Path.Combine(Path.GetTempPath(), "ipcbench-*");
+    public static string DefaultPattern => Path.Combine(Path.GetTempPath(), Prefix + "*");
 
     /// <summary>A default path in a private directory under the temporary directory.</summary>
     public static string DefaultPath(string fileName) => Path.Combine(DefaultPattern, fileName);
 
     /// <summary>Private directories in memory (mmf's channels), where Linux has /dev/shm.</summary>
-    public const string SharedMemoryPattern = "/dev/shm/ipcbench-*";
+    public const string SharedMemoryPattern = "/dev/shm/" + Prefix + "*";
 
-    /// <summary>
-    /// Everywhere a server keeps files named "ipcbench-PID-random": its private directories, and the socket files of
-    /// .NET pipes with generated names (StalePipe in the pipe transports knows how .NET names them).
-    /// </summary>
-    private static IEnumerable<string> ServerFilePatterns =>
-        [DefaultPattern, SharedMemoryPattern, Path.Combine(Path.GetTempPath(), "CoreFxPipe_ipcbench-*")];
+    /// <summary>How .NET names the socket file of pipe NAME on Unix: what a pipe named "ipcbench-PID-random" leaves.</summary>
+    public const string PipeSocketPrefix = "CoreFxPipe_";
+
+    /// <summary>How IpcBench names what a server leaves, and what kind of file each is: its private directories, .NET pipes' socket files.</summary>
+    private static readonly (string NamePrefix, Func<string, bool> IsOfItsKind)[] Shapes =
+    [
+        (Prefix, FileKinds.IsPrivateDirectoryOfMine),
+        (PipeSocketPrefix + Prefix, FileKinds.IsSocketOfMine),
+    ];
+
+    /// <summary>Where a server leaves them when nothing else is asked for.</summary>
+    private static IEnumerable<string> DefaultPatterns =>
+        [DefaultPattern, SharedMemoryPattern, Path.Combine(Path.GetTempPath(), PipeSocketPrefix + Prefix + "*")];
 
     /// <summary>
     /// Removes what the server process <paramref name="pid"/> made and could not remove itself: for whoever killed
@@ -42,11 +49,17 @@ public static class PrivateDirectory
     /// </summary>
     public static void RemoveLeftBy(int pid)
     {
-        foreach (string pattern in ServerFilePatterns)
+        foreach (string pattern in DefaultPatterns)
         {
-            RemoveWhere(pattern, owner => owner == pid);
+            Sweep(pattern, owner => owner == pid);
         }
     }
+
+    /// <summary>
+    /// Removes what servers that are gone left at <paramref name="pattern"/>, a folder and one of IpcBench's own names with
+    /// '*' for "pid-random" (<c>/tmp/ipcbench-*</c>); a pattern of any other name removes nothing.
+    /// </summary>
+    public static void RemoveStale(string pattern) => Sweep(pattern, _ => true);
 
     /// <summary>
     /// Returns <paramref name="path"/> with its '*' directory created and filled in, and that directory in
@@ -88,27 +101,23 @@ public static class PrivateDirectory
     }
 
     /// <summary>
-    /// Removes the files and directories named like <paramref name="pattern"/> (a path whose last part
-    /// holds '*', standing for "pid-random") whose process no longer exists: what killed servers left.
+    /// Removes the entries of <paramref name="pattern"/>'s folder named as IpcBench names them, of the kind it makes under
+    /// that name, whose pid <paramref name="owned"/> picks and no process holds.
     /// </summary>
-    public static void RemoveStale(string pattern) => RemoveWhere(pattern, _ => true);
-
-    /// <summary>Removes the entries of <paramref name="pattern"/> whose pid <paramref name="owned"/> picks and no process holds.</summary>
-    private static void RemoveWhere(string pattern, Func<int, bool> owned)
+    private static void Sweep(string pattern, Func<int, bool> owned)
     {
         string? parent = Path.GetDirectoryName(pattern);
         string name = Path.GetFileName(pattern);
-        int star = name.IndexOf('*');
-        if (parent is null || star < 0 || !Directory.Exists(parent) || GVisor.IsRunningInside)
+        var shape = Shapes.FirstOrDefault(s => name == s.NamePrefix + "*");
+        if (parent is null || shape.NamePrefix is not { } prefix || !Directory.Exists(parent) || !PidNamespace.SeesHostPids)
         {
-            return; // inside gVisor no host pid is visible: every owner, live servers' included, would look gone
+            return; // not a name of IpcBench's; or where pids are not the host's, every owner, live servers' included, would look gone
         }
-        string prefix = name[..star];
         foreach (string entry in Directory.EnumerateFileSystemEntries(parent, prefix + "*"))
         {
             string rest = Path.GetFileName(entry)[prefix.Length..];
-            int dash = rest.IndexOf('-');
-            if (dash > 0 && int.TryParse(rest[..dash], out int pid) && owned(pid) && !ProcessLiveness.IsAlive(pid))
+            if (OwnName().Match(rest) is { Success: true } match && int.TryParse(match.Groups[1].ValueSpan, out int pid)
+                && owned(pid) && shape.IsOfItsKind(entry) && !ProcessLiveness.IsAlive(pid))
             {
                 if (Directory.Exists(entry))
                 {
@@ -122,13 +131,12 @@ public static class PrivateDirectory
         }
     }
 
-    /// <summary>A fresh "pid-random" name part, as <see cref="RemoveStale"/> recognises it.</summary>
-    public static string UniqueName() => $"{PidOnHost}-{Guid.NewGuid().ToString("N")[..8]}";
+    /// <summary>The part of a name <see cref="UniqueName"/> makes: the pid, a dash, eight lower-case hex digits, nothing else.</summary>
+    [GeneratedRegex("^([1-9][0-9]{0,9})-[0-9a-f]{8}$")]
+    private static partial Regex OwnName();
 
-    private static int PidOnHost { get; } =
-        int.TryParse(Environment.GetEnvironmentVariable(PidOnHostVariable), NumberStyles.None, CultureInfo.InvariantCulture, out int pid) && pid > 0
-            ? pid
-            : Environment.ProcessId;
+    /// <summary>A fresh "pid-random" name part, as <see cref="RemoveStale"/> recognises it.</summary>
+    public static string UniqueName() => $"{PidNamespace.StarterPid}-{Guid.NewGuid().ToString("N")[..8]}";
 
     /// <summary>Deletes a file the process made (a socket, a channel), warning rather than failing when it cannot.</summary>
     public static void TryDeleteFile(string path)
