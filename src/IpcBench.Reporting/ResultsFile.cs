@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Files;
 
 namespace IpcBench.Reporting;
 
@@ -28,13 +29,14 @@ public static class ResultsFile
     public static CaseResult ParseCase(string json) =>
         JsonSerializer.Deserialize<CaseResult>(json, Options) ?? throw new ResultsFormatException("a case file holds null");
 
-    /// <summary>Writes results.json whole or not at all: a reader never finds half of it.</summary>
-    public static void Write(string folder, RunResults run)
-    {
-        string file = Path.Combine(folder, FileName);
-        File.WriteAllText(file + ".partial", Serialize(run));
-        File.Move(file + ".partial", file, overwrite: true);
-    }
+    /// <summary>
+    /// The largest results.json read: far above any run's (the suite's 229 cases with their samples take about 5 MB),
+    /// and a bound on what a hostile file can make a reader hold.
+    /// </summary>
+    public const int MaxFileBytes = 64 << 20;
+
+    /// <summary>Writes results.json whole or not at all: a reader never finds half of it, and a link there is replaced, not followed.</summary>
+    public static void Write(string folder, RunResults run) => RegularFile.Replace(Path.Combine(folder, FileName), Serialize(run));
 
     /// <summary>The results in <paramref name="path"/>: a run folder or a results.json file.</summary>
     /// <exception cref="ResultsFormatException">Missing, unreadable, malformed, or another schema.</exception>
@@ -54,11 +56,11 @@ public static class ResultsFile
         string text;
         try
         {
-            text = File.ReadAllText(file);
+            text = RegularFile.ReadAllText(file, MaxFileBytes);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            throw new ResultsFormatException($"{file}: cannot read it: {e.Message}", e);
+            throw new ResultsFormatException(e.Message.StartsWith(file, StringComparison.Ordinal) ? e.Message : $"{file}: cannot read it: {e.Message}", e);
         }
         return Parse(text, file);
     }

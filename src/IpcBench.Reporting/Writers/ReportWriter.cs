@@ -1,3 +1,4 @@
+using IpcBench.Core.Kit.Files;
 using IpcBench.Reporting.Charts;
 using IpcBench.Reporting.Collecting;
 
@@ -23,7 +24,7 @@ public static class ReportWriter
         void Write(string name, string text)
         {
             string path = Path.Combine(folder, name);
-            File.WriteAllText(path, text);
+            RegularFile.Replace(path, text); // the folder may be from elsewhere: a link at a report's name is replaced, not written through
             written.Add(path);
         }
         Write(SummaryMarkdown.FileName, SummaryMarkdown.Render(run));

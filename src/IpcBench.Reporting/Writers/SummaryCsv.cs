@@ -36,6 +36,16 @@ public static class SummaryCsv
     private static void Line(StringBuilder csv, IEnumerable<string> fields) =>
         csv.Append(string.Join(",", fields.Select(Field))).Append('\n');
 
-    private static string Field(string value) =>
-        value.AsSpan().IndexOfAny(",\"\r\n") >= 0 ? "\"" + value.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"" : value;
+    /// <summary>
+    /// A field as RFC 4180 quotes it; a text a spreadsheet would run as a formula (one that begins with =, +, -, @, a tab
+    /// or a carriage return: OWASP's "CSV injection") is given a leading apostrophe, so it shows as the text it is.
+    /// </summary>
+    private static string Field(string value)
+    {
+        if (value.Length > 0 && "=+-@\t\r".Contains(value[0]))
+        {
+            value = "'" + value;
+        }
+        return value.AsSpan().IndexOfAny(",\"\r\n") >= 0 ? "\"" + value.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"" : value;
+    }
 }
