@@ -1,12 +1,13 @@
 using System.Net.Sockets;
+using IpcBench.Core.Contract.Options;
 using NATS.Client.Core;
 
 namespace IpcBench.Transports.Nats;
 
 /// <summary>
 /// Where the nats-server is and how to log in. Addresses carry host and port, never a password or token: credentials
-/// come from the address's user part if given ("user:password@" or "token@"), else from <c>IPCBENCH_NATS_URL</c>, else
-/// none (a nats-server started without authorization). Nothing IpcBench prints or reports contains them.
+/// come from the address's user part if given ("user:password@" or "token@"), else from <c>IPCBENCH_NATS_URL</c> when the
+/// address names that server, else none (a nats-server started without authorization). Nothing IpcBench prints or reports contains them.
 /// </summary>
 internal static class NatsBroker
 {
@@ -30,7 +31,7 @@ internal static class NatsBroker
     /// </summary>
     public static NatsOpts Options(Uri address, TimeSpan connectTimeout, TimeSpan requestTimeout, string name)
     {
-        string userInfo = address.UserInfo.Length > 0 ? address.UserInfo : Configured.UserInfo;
+        string userInfo = BrokerLogin.UserInfo(address, Configured, DefaultPort);
         string[] parts = userInfo.Split(':', 2);
         var auth = userInfo.Length == 0 ? NatsAuthOpts.Default
             : parts.Length == 2 ? NatsAuthOpts.Default with { Username = Uri.UnescapeDataString(parts[0]), Password = Uri.UnescapeDataString(parts[1]) }

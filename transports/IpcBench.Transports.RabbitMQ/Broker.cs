@@ -1,4 +1,5 @@
 using System.Net.Sockets;
+using IpcBench.Core.Contract.Options;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -7,12 +8,13 @@ namespace IpcBench.Transports.RabbitMQ;
 /// <summary>
 /// Where the broker is and how to log in. Addresses carry host, port and virtual host, never the
 /// password: credentials come from the address's user part if given, else from
-/// <c>IPCBENCH_RABBITMQ_URI</c>, else guest/guest (which RabbitMQ accepts from loopback only).
+/// <c>IPCBENCH_RABBITMQ_URI</c> when the address names that broker, else guest/guest (which RabbitMQ accepts from loopback only).
 /// Nothing IpcBench prints or reports contains them.
 /// </summary>
 internal static class Broker
 {
     public const string UriVariable = "IPCBENCH_RABBITMQ_URI";
+    private const int DefaultPort = 5672;
     private const string DefaultUri = "amqp://guest:guest@localhost:5672/";
 
     private static Uri Configured => new(Environment.GetEnvironmentVariable(UriVariable) is { Length: > 0 } v ? v : DefaultUri);
@@ -21,18 +23,17 @@ internal static class Broker
     public static Uri DefaultAddress(string scheme)
     {
         var broker = Configured;
-        return new Uri($"{scheme}://{broker.Host}:{(broker.Port > 0 ? broker.Port : 5672)}{broker.AbsolutePath}");
+        return new Uri($"{scheme}://{broker.Host}:{(broker.Port > 0 ? broker.Port : DefaultPort)}{broker.AbsolutePath}");
     }
 
     public static ConnectionFactory Factory(Uri address, TimeSpan connectTimeout, string clientName)
     {
-        var credentials = address.UserInfo.Length > 0 ? address : Configured;
-        var (user, password) = SplitUserInfo(credentials.UserInfo);
+        var (user, password) = SplitUserInfo(BrokerLogin.UserInfo(address, Configured, DefaultPort));
         string vhost = Uri.UnescapeDataString(address.AbsolutePath.TrimStart('/'));
         return new ConnectionFactory
         {
             HostName = address.Host == "localhost" ? "127.0.0.1" : address.Host, // the broker may listen on IPv4 only
-            Port = address.Port > 0 ? address.Port : 5672,
+            Port = address.Port > 0 ? address.Port : DefaultPort,
             VirtualHost = vhost.Length == 0 ? "/" : vhost,
             UserName = user,
             Password = password,
@@ -80,7 +81,7 @@ internal static class Broker
     public static Uri Public(Uri address) => new($"{address.Scheme}://{Describe(address)}");
 
     /// <summary>host:port/vhost, for messages: never the credentials.</summary>
-    public static string Describe(Uri address) => $"{address.Host}:{(address.Port > 0 ? address.Port : 5672)}{address.AbsolutePath}";
+    public static string Describe(Uri address) => $"{address.Host}:{(address.Port > 0 ? address.Port : DefaultPort)}{address.AbsolutePath}";
 
     private static (string User, string Password) SplitUserInfo(string userInfo)
     {
@@ -95,7 +96,7 @@ internal static class Broker
     {
         var broker = Configured;
         string host = broker.Host == "localhost" ? "127.0.0.1" : broker.Host;
-        int port = broker.Port > 0 ? broker.Port : 5672;
+        int port = broker.Port > 0 ? broker.Port : DefaultPort;
         try
         {
             using var probe = new TcpClient();

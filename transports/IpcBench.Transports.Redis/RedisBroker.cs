@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using IpcBench.Core.Contract.Options;
 using IpcBench.Core.Kit.Files;
 using StackExchange.Redis;
 
@@ -8,7 +9,8 @@ namespace IpcBench.Transports.Redis;
 /// <summary>
 /// Where the redis-server is and how to log in. Addresses carry the endpoint (host and port, or the socket file's
 /// path), never a password: credentials come from the address's user part if given ("user:password@", ":password@" or
-/// "password@"), else from <c>IPCBENCH_REDIS_URL</c>'s, else none (a redis-server without requirepass or ACL users).
+/// "password@"), else from <c>IPCBENCH_REDIS_URL</c>'s when the address names that server (its host and port, or the
+/// configured socket), else none (a redis-server without requirepass or ACL users).
 /// Nothing IpcBench prints or reports contains them.
 /// </summary>
 internal static class RedisBroker
@@ -57,7 +59,10 @@ internal static class RedisBroker
             AsyncTimeout = Milliseconds(connectTimeout > requestTimeout ? connectTimeout : requestTimeout),
         };
         options.EndPoints.Add(Endpoint(address, unixSocket));
-        string userInfo = address.UserInfo.Length > 0 ? address.UserInfo : ConfiguredUrl.UserInfo;
+        // The configured password goes to the configured server only: its socket, or its host and port.
+        string userInfo = address.UserInfo.Length > 0 ? address.UserInfo
+            : unixSocket ? (SocketPath(address) == ConfiguredSocket ? ConfiguredUrl.UserInfo : "")
+            : BrokerLogin.UserInfo(address, ConfiguredUrl, DefaultPort);
         if (userInfo.Length > 0)
         {
             string[] parts = userInfo.Split(':', 2);
