@@ -42,8 +42,8 @@ internal static class ClientProcesses
         {
             var starting = Enumerable.Range(0, processes).Select(async i =>
             {
-                var info = client.StartInfo(
-                    ["ping", .. arguments(Part(loop, i, processes)), "--server", address.ToString(), "--worker-output", Prefix(directory, i)]);
+                var info = PingCommand.CallingServer(client.StartInfo(["ping", .. arguments(Part(loop, i, processes)), "--worker-output", Prefix(directory, i)]),
+                    address);
                 workers[i] = await ServerProcess.StartAsync(info, $"client process {i + 1}",
                     line => Console.Error.WriteLine($"[client process {i + 1}] {line}"), ReadyTimeout + loop.WarmupDuration, ct);
             }).ToArray();
@@ -54,13 +54,7 @@ internal static class ClientProcesses
             {
                 worker!.Send(Go);
             }
-            for (int i = 0; i < processes; i++)
-            {
-                if (await workers[i]!.WaitForExitAsync(ct).ConfigureAwait(false) is var code and not 0)
-                {
-                    throw new TransportException($"client process {i + 1} failed (exit code {code}): {workers[i]!.RecentErrors}");
-                }
-            }
+            await WaitForAllAsync(workers!, ct).ConfigureAwait(false);
             double? serverCpu = await server.StopAsync(ct).ConfigureAwait(false);
             return Merge([.. Enumerable.Range(0, processes).Select(i => Read(Prefix(directory, i)))], loop, serverCpu);
         }
@@ -76,6 +70,47 @@ internal static class ClientProcesses
             PrivateDirectory.Remove(created);
         }
     }
+
+    /// <summary>
+    /// Waits for every worker to exit with 0. A worker that stopped (SIGSTOP, a frozen machine) fails no request and never
+    /// exits: it is one that has not been heard from (<see cref="Heartbeat"/>) for <see cref="SilenceLimit"/>. A worker
+    /// that runs but whose requests hang fails by itself, since each request has its timeout.
+    /// </summary>
+    private static async Task WaitForAllAsync(ServerProcess[] workers, CancellationToken ct)
+    {
+        var exits = workers.Select(w => w.WaitForExitAsync(ct)).ToArray();
+        var all = Task.WhenAll(exits);
+        while (await Task.WhenAny(all, Task.Delay(HeartbeatPeriod, ct)).ConfigureAwait(false) != all)
+        {
+            for (int i = 0; i < workers.Length; i++)
+            {
+                if (!exits[i].IsCompleted && workers[i].Silence > SilenceLimit)
+                {
+                    throw new TransportException($"client process {i + 1} has not been heard from for {SilenceLimit.TotalSeconds:0} s: stopped or frozen");
+                }
+            }
+        }
+        for (int i = 0; i < workers.Length; i++)
+        {
+            if (await exits[i].ConfigureAwait(false) is var code and not 0)
+            {
+                throw new TransportException($"client process {i + 1} failed (exit code {code}): {workers[i].RecentErrors}");
+            }
+        }
+    }
+
+    /// <summary>How often a worker says it is alive while it measures.</summary>
+    private static readonly TimeSpan HeartbeatPeriod = TimeSpan.FromSeconds(1);
+
+    /// <summary>How long a worker may go unheard: many heartbeats, so that one starved of its CPU for a while is not taken for stopped.</summary>
+    private static readonly TimeSpan SilenceLimit = TimeSpan.FromSeconds(30);
+
+    /// <summary>A worker's side: a line on stdout every <see cref="HeartbeatPeriod"/> until disposed.</summary>
+    public static IDisposable Heartbeat() => new Timer(_ =>
+    {
+        Console.Out.WriteLine("ALIVE");
+        Console.Out.Flush();
+    }, null, TimeSpan.Zero, HeartbeatPeriod);
 
     /// <summary>Worker <paramref name="i"/>'s share: its clients, and the count, warm-up and rate in proportion.</summary>
     public static LoopOptions Part(LoopOptions loop, int i, int processes)

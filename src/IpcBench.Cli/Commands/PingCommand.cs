@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.Diagnostics;
 using IpcBench.Cli.Parsing;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Contract.Options;
@@ -6,6 +7,7 @@ using IpcBench.Core.Harness;
 using IpcBench.Core.Harness.Hosting;
 using IpcBench.Core.Harness.Measurement;
 using IpcBench.Core.Kit;
+using IpcBench.Core.Kit.Files;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;
@@ -104,9 +106,7 @@ internal sealed class PingCommand
         int size = parsed.GetValue(_size);
         string scenario = parsed.GetValue(_scenario)!;
         bool connectScenario = scenario == CaseKey.Connect;
-        var remote = parsed.GetValue(_server) ?? (Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } env
-            ? Uri.TryCreate(env, UriKind.Absolute, out var uri) ? uri : throw new UsageException($"{ServerVariable} must be an absolute URI, not '{env}'")
-            : null);
+        var remote = Remote(parsed);
         if (remote is not null && !string.Equals(remote.Scheme, transport.Name, StringComparison.OrdinalIgnoreCase))
         {
             throw new UsageException($"--server {remote} is not a {transport.Name}:// address");
@@ -231,13 +231,30 @@ internal sealed class PingCommand
         Console.Out.Write(PingOutput.Text(results));
         if (parsed.GetValue(_json) is { } jsonPath)
         {
-            await File.WriteAllTextAsync(jsonPath, ResultsFile.Serialize(results), ct);
+            RegularFile.Replace(jsonPath, ResultsFile.Serialize(results));
         }
         if (!parsed.GetValue(_noResults))
         {
             Console.Error.WriteLine($"results: {PingResults.Write(results, parsed.GetValue(_results))}");
         }
         return ExitCodes.Success;
+    }
+
+    /// <summary>The server given by --server, else by IPCBENCH_SERVER, else null (ping starts one).</summary>
+    private Uri? Remote(ParseResult parsed) =>
+        parsed.GetValue(_server) ?? (Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } env
+            ? Uri.TryCreate(env, UriKind.Absolute, out var uri) ? uri : throw new UsageException($"{ServerVariable} must be an absolute URI, not '{env}'")
+            : null);
+
+    /// <summary>
+    /// <paramref name="info"/>, a client process of this ping's, told the server's address in its environment
+    /// (IPCBENCH_SERVER), never in its arguments: an address may hold a password, and any user can read a process's
+    /// arguments (ps, /proc/PID/cmdline), while its environment is its owner's.
+    /// </summary>
+    internal static ProcessStartInfo CallingServer(ProcessStartInfo info, Uri address)
+    {
+        info.Environment[ServerVariable] = address.ToString();
+        return info;
     }
 
     /// <summary>
@@ -251,7 +268,7 @@ internal sealed class PingCommand
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {notHere}");
         }
-        var server = parsed.GetValue(_server) ?? throw new UsageException("--first-reply calls a --server");
+        var server = Remote(parsed) ?? throw new UsageException($"--first-reply calls a --server (or {ServerVariable})");
         var address = AddressQuery.With(server, _flags.Parse(parsed, transport, server).Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit));
         byte[] request = new byte[parsed.GetValue(_size)], reply = new byte[request.Length];
         Payload.Fill(request);
@@ -295,6 +312,7 @@ internal sealed class PingCommand
             }
             using var run = CancellationTokenSource.CreateLinkedTokenSource(ct);
             var go = ClientProcesses.WaitForGo(run);
+            using var heartbeat = ClientProcesses.Heartbeat();
             return await LoadLoop.RunAsync(connections, loop, null, run.Token, async released =>
             {
                 Console.Out.WriteLine($"READY {new Uri(prefix)}");
@@ -311,7 +329,7 @@ internal sealed class PingCommand
         }
     }
 
-    /// <summary>A client process's ping arguments for its <paramref name="part"/> of the load (the server and its options travel in --server).</summary>
+    /// <summary>A client process's ping arguments for its <paramref name="part"/> of the load (the server and its options travel in its environment: <see cref="CallingServer"/>).</summary>
     private static IEnumerable<string> WorkerArguments(ITransport transport, LoopOptions part)
     {
         string Ms(TimeSpan t) => $"{ClientProcesses.Invariant(t.TotalMilliseconds)}ms";

@@ -45,8 +45,8 @@ internal static class StartLoop
     private static async Task<(long Ticks, double CpuUs, double Allocated)> StartOnceAsync(ServerCommand client, ITransport transport, Uri address,
         int size, CancellationToken ct)
     {
-        var info = client.StartInfo("ping", "--transport", transport.Name, "--server", address.ToString(),
-            "--size", size.ToString(CultureInfo.InvariantCulture), "--first-reply");
+        var info = PingCommand.CallingServer(client.StartInfo("ping", "--transport", transport.Name,
+            "--size", size.ToString(CultureInfo.InvariantCulture), "--first-reply"), address);
         info.RedirectStandardOutput = true;
         info.RedirectStandardError = true;
         info.UseShellExecute = false;

@@ -31,6 +31,11 @@ public sealed class ServerProcess : IAsyncDisposable
     /// <summary>The exit code once the server has been stopped (0: it stopped cleanly), else null.</summary>
     public int? ExitCode { get; private set; }
 
+    /// <summary>How long since the program last wrote a line on stdout (or was started).</summary>
+    public TimeSpan Silence => Stopwatch.GetElapsedTime(Interlocked.Read(ref _lastOutput));
+
+    private long _lastOutput = Stopwatch.GetTimestamp();
+
     /// <summary>The server's last stderr lines, for error messages.</summary>
     public string RecentErrors
     {
@@ -107,6 +112,7 @@ public sealed class ServerProcess : IAsyncDisposable
 
     private void OnStdout(string? line)
     {
+        Interlocked.Exchange(ref _lastOutput, Stopwatch.GetTimestamp());
         if (line is null)
         {
             int? code = ExitCodeIfExited();
