@@ -1,5 +1,6 @@
 using IpcBench.Core.Contract;
 using IpcBench.Core.Kit;
+using System.Threading.Channels;
 using NATS.Client.Core;
 
 namespace IpcBench.Transports.Nats;
@@ -22,14 +23,29 @@ internal sealed class NatsResponder : IServer
         _subscription = subscription;
         _handler = handler;
         Address = address;
+        connection.MessageDropped += (_, _) =>
+        {
+            _dropped.Count($"nats server: dropped a request: {MaxPending} are waiting already");
+            return ValueTask.CompletedTask;
+        };
         _serving = Task.Run(ServeAsync);
     }
 
+    private readonly DropCounter _dropped = new();
+
     public Uri Address { get; }
+
+    /// <summary>
+    /// Requests received and not yet answered, at most (NATS.Client.Core would hold 16,384, each up to the nats-server's
+    /// max_payload): what a flood can make this server hold is bounded. Past it the newest is dropped with a warning, as NATS
+    /// does for any slow consumer, and its client times out. Far above what IpcBench's loads keep in flight.
+    /// </summary>
+    public const int MaxPending = 256;
 
     public static async Task<NatsResponder> StartAsync(NatsConnection connection, string subject, Uri address, RequestHandler handler, CancellationToken ct)
     {
-        var subscription = await connection.SubscribeCoreAsync<NatsMemoryOwner<byte>>(subject, cancellationToken: ct).ConfigureAwait(false);
+        var pending = new NatsSubOpts { ChannelOpts = new NatsSubChannelOpts { Capacity = MaxPending, FullMode = BoundedChannelFullMode.DropNewest } };
+        var subscription = await connection.SubscribeCoreAsync<NatsMemoryOwner<byte>>(subject, opts: pending, cancellationToken: ct).ConfigureAwait(false);
         // NATS acknowledges no subscription: a ping answered after it shows the nats-server has it, before READY.
         await connection.PingAsync(ct).ConfigureAwait(false);
         return new NatsResponder(connection, subscription, address, handler);
@@ -73,5 +89,6 @@ internal sealed class NatsResponder : IServer
             Log.Warn($"nats server: its request loop did not end within {IServer.StopTimeout.TotalSeconds:0} s");
         }
         await _connection.DisposeAsync().ConfigureAwait(false);
+        _dropped.Report("nats server");
     }
 }

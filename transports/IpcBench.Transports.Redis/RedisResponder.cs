@@ -48,14 +48,38 @@ internal sealed class RedisResponder : IServer
         return responder;
     }
 
+    /// <summary>
+    /// Replies being published at once, at most: what a flood of requests can make this server hold is bounded (each
+    /// reply at most <see cref="RedisTransport.MaxPayload"/>); past it a request is dropped with a warning, and its client
+    /// times out as with any lost reply. Far above what IpcBench's loads keep in flight.
+    /// </summary>
+    public const int MaxAnswering = 256;
+
+    private int _answering;
+
+    private readonly DropCounter _dropped = new();
+
     // The library calls this for each message, in no guaranteed order; each reply has its own buffer.
-    private void OnRequest(RedisChannel channel, RedisValue message) => _ = AnswerAsync(message);
+    private void OnRequest(RedisChannel channel, RedisValue message)
+    {
+        if (Interlocked.Increment(ref _answering) > MaxAnswering)
+        {
+            Interlocked.Decrement(ref _answering);
+            _dropped.Count($"redis server: dropped a request: {MaxAnswering} replies are being sent already");
+            return;
+        }
+        _ = AnswerAsync(message);
+    }
 
     private async Task AnswerAsync(ReadOnlyMemory<byte> message)
     {
         try
         {
             var (replyChannel, id, payload) = RedisMessages.ReadRequest(message);
+            if (payload.Length > RedisTransport.MaxPayload)
+            {
+                throw new TransportException($"a request of {payload.Length} B is over the largest payload, {RedisTransport.MaxPayload} B");
+            }
             if (!replyChannel.Span.StartsWith(_replyPrefix))
             {
                 // Only a client's own reply channel: never another server's request channel, nor this one's (a loop).
@@ -71,6 +95,10 @@ internal sealed class RedisResponder : IServer
         {
             // One request's failure is its client's (it times out, as with any lost reply); the others go on.
             Log.Warn($"redis server: a request went unanswered: {e.Message}");
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _answering);
         }
     }
 
@@ -97,6 +125,7 @@ internal sealed class RedisResponder : IServer
             Log.Warn($"redis server: unsubscribing failed ({e.Message}); the channel goes with the connection");
         }
         await RedisTransport.CloseAsync(_redis).ConfigureAwait(false);
+        _dropped.Report("redis server");
     }
 
     private sealed record ReplyChannel(byte[] Name, RedisChannel Channel);

@@ -1,0 +1,76 @@
+using System.Buffers.Binary;
+using System.Text;
+using IpcBench.Core.Contract.Options;
+using IpcBench.Core.Harness.Hosting;
+using IpcBench.Core.Harness.Measurement;
+using IpcBench.Core.Kit.Processes;
+using IpcBench.Transports;
+using IpcBench.Transports.Nats;
+using IpcBench.Transports.Redis;
+using NATS.Client.Core;
+
+namespace IpcBench.Conformance;
+
+/// <summary>
+/// What anyone who can publish to a brokered server's channel or subject can make it hold is bounded: the redis server
+/// answers no request over the largest payload, and the nats server keeps at most <see cref="NatsResponder.MaxPending"/>
+/// requests waiting, dropping the newest past that (and saying so) instead of the library's 16,384.
+/// </summary>
+public class BrokeredServerBoundsTests
+{
+    [Fact]
+    public async Task A_redis_request_over_the_largest_payload_is_dropped_and_the_next_answered()
+    {
+        await using var redis = await ScratchRedis.StartAsync();
+        string channel = $"ipcbench:test:{Guid.NewGuid():N}";
+        var serve = new ServeRequest("redis") { Address = new Uri($"{redis.Url}/?channel={channel}") }.StartInfo();
+        serve.Environment["IPCBENCH_REDIS_URL"] = redis.Url; // the one it checks it can reach
+        await using var server = await ServerProcess.StartAsync(serve, "the redis server");
+        string replyChannel = $"{channel}.reply.raw";
+        await using var replies = await ScratchRedis.RespConnection.OpenAsync(redis.Port);
+        await replies.SendAsync("SUBSCRIBE", replyChannel);
+        await replies.ReadAsync();
+
+        Assert.Equal(1L, await redis.CommandAsync("PUBLISH", channel, Request(replyChannel, 41L, new byte[RedisTransport.MaxPayload + 1])));
+        Assert.Equal(1L, await redis.CommandAsync("PUBLISH", channel, Request(replyChannel, 42L, "hello"u8.ToArray())));
+
+        var body = (byte[])((object[])(await replies.ReadAsync())!)[2]!;
+        Assert.Equal(42L, BinaryPrimitives.ReadInt64LittleEndian(body)); // not 41: the oversized one got no reply
+        Assert.Contains("over the largest payload", server.RecentErrors);
+    }
+
+    [Fact]
+    public async Task A_nats_server_flooded_past_its_bound_drops_the_newest_says_so_and_answers_again()
+    {
+        await using var nats = await ScratchNats.StartAsync();
+        string subject = $"ipcbench.test.{Guid.NewGuid():N}";
+        var serve = new ServeRequest("nats") { Address = new Uri($"{nats.Url}/?subject={subject}") }.StartInfo();
+        serve.Environment["IPCBENCH_NATS_URL"] = nats.Url; // the one it checks it can reach
+        serve.Environment[ServerStats.TestDelayVariable] = "2000"; // 2 ms a reply: a flood of 5,000 waits 10 s to be answered
+        await using var server = await ServerProcess.StartAsync(serve, "the nats server");
+        await using var flood = new NatsConnection(NatsOpts.Default with { Url = nats.Url });
+
+        const int Requests = 5_000; // above the bound, below the library's own 16,384
+        for (int i = 0; i < Requests; i++)
+        {
+            await flood.PublishAsync(subject, new byte[] { 1 }, replyTo: $"_INBOX.flood.{i}");
+        }
+        await flood.PingAsync();
+
+        var deadline = DateTime.UtcNow.AddSeconds(20);
+        while (!server.RecentErrors.Contains("dropped a request", StringComparison.Ordinal) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(100);
+        }
+        Assert.Contains($"dropped a request: {NatsResponder.MaxPending} are waiting already", server.RecentErrors);
+        await using var client = await TransportRegistry.Get("nats").ConnectAsync(AddressQuery.With(server.Address, "timeout", "30s"));
+        Assert.Equal(3, await client.RequestAsync("abc"u8.ToArray(), new byte[3]));
+    }
+
+    private static byte[] Request(string replyChannel, long id, byte[] payload)
+    {
+        byte[] name = Encoding.UTF8.GetBytes(replyChannel), header = new byte[8];
+        BinaryPrimitives.WriteInt64LittleEndian(header, id);
+        return [(byte)name.Length, .. name, .. header, .. payload];
+    }
+}
