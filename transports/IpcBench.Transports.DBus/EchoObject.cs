@@ -50,7 +50,7 @@ internal sealed class EchoObject(RequestHandler handler) : IPathMethodHandler
             {
                 _reply = new byte[Math.Max(capacity, 2 * _reply.Length)];
             }
-            length = handler(payload, _reply);
+            length = handler.Handle(payload, _reply);
         }
         catch (TransportException e)
         {

@@ -32,7 +32,7 @@ internal static class EchoEndpoint
         byte[] reply = ArrayPool<byte>.Shared.Rent(capacity);
         try
         {
-            int replyLength = handler(request.AsSpan(0, length), reply.AsSpan(0, capacity));
+            int replyLength = handler.Handle(request.AsSpan(0, length), reply.AsSpan(0, capacity));
             context.Response.ContentLength = replyLength;
             context.Response.ContentType = "application/octet-stream";
             await context.Response.Body.WriteAsync(reply.AsMemory(0, replyLength), context.RequestAborted).ConfigureAwait(false);

@@ -89,7 +89,7 @@ public sealed class InProcessTransport : ITransport
             FrameTooLargeException.ThrowIfTooLarge(request.Length, MaxPayload);
             try
             {
-                return ValueTask.FromResult(handler(request.Span, reply.Span));
+                return ValueTask.FromResult(handler.Handle(request.Span, reply.Span));
             }
             catch (ArgumentException) when (handler.ReplyCapacity(request.Length) > reply.Length)
             {
@@ -114,7 +114,7 @@ public sealed class InProcessTransport : ITransport
             byte[] inbound = Fit(ref _inbound, request.Length);
             byte[] outbound = Fit(ref _outbound, capacity);
             request.Span.CopyTo(inbound);
-            int length = handler(inbound.AsSpan(0, request.Length), outbound.AsSpan(0, capacity));
+            int length = handler.Handle(inbound.AsSpan(0, request.Length), outbound.AsSpan(0, capacity));
             return ValueTask.FromResult(FrameTooLargeException.CopyReply(outbound.AsSpan(0, length), reply.Span));
         }
 

@@ -69,7 +69,7 @@ internal sealed class NatsResponder : IServer
                 {
                     _reply = new byte[Math.Max(capacity, 2 * _reply.Length)];
                 }
-                int length = _handler(payload.Span, _reply);
+                int length = _handler.Handle(payload.Span, _reply);
                 await request.ReplyAsync<ReadOnlyMemory<byte>>(_reply.AsMemory(0, length)).ConfigureAwait(false);
             }
             catch (Exception e) when (e is not OperationCanceledException)

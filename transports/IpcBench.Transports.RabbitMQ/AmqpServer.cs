@@ -67,7 +67,7 @@ internal sealed class AmqpServer : IServer
         {
             _reply = new byte[Math.Max(_handler.ReplyCapacity(request.Body.Length), 2 * _reply.Length)];
         }
-        int length = _handler(request.Body.Span, _reply); // the body is valid only inside this callback
+        int length = _handler.Handle(request.Body.Span, _reply); // the body is valid only inside this callback
         _replyProperties.CorrelationId = request.BasicProperties.CorrelationId;
         _replyProperties.DeliveryMode = _durable ? DeliveryModes.Persistent : DeliveryModes.Transient;
         // With confirms on, this completes once the broker has taken the reply.

@@ -87,7 +87,7 @@ internal sealed class RedisResponder : IServer
             }
             byte[] reply = ArrayPool<byte>.Shared.Rent(RedisMessages.IdLength + _handler.ReplyCapacity(payload.Length));
             BinaryPrimitives.WriteInt64LittleEndian(reply, id);
-            int length = _handler(payload.Span, reply.AsSpan(RedisMessages.IdLength));
+            int length = _handler.Handle(payload.Span, reply.AsSpan(RedisMessages.IdLength));
             await _subscriber.PublishAsync(ReplyTo(replyChannel.Span), reply.AsMemory(0, RedisMessages.IdLength + length)).ConfigureAwait(false);
             ArrayPool<byte>.Shared.Return(reply);
         }

@@ -93,7 +93,7 @@ internal sealed class MmfServer : IServer, IPeer
             {
                 throw new TransportException($"request length {length} B exceeds the channel capacity of {_channel.Capacity} B");
             }
-            int replyLength = _handler(_channel.RequestArea[..length], _channel.ReplyArea);
+            int replyLength = _handler.Handle(_channel.RequestArea[..length], _channel.ReplyArea);
             _channel.Replies.Length = replyLength;
             _channel.Replies.Publish(sequence);
             served = sequence;

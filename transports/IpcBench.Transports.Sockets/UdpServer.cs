@@ -85,7 +85,7 @@ internal sealed class UdpServer : IServer
             return 0;
         }
         request[..Datagram.HeaderSize].CopyTo(reply);
-        return Datagram.HeaderSize + _handler(request[Datagram.HeaderSize..], reply[Datagram.HeaderSize..]);
+        return Datagram.HeaderSize + _handler.Handle(request[Datagram.HeaderSize..], reply[Datagram.HeaderSize..]);
     }
 
     public async ValueTask DisposeAsync()

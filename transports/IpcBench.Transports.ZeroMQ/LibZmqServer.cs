@@ -62,7 +62,7 @@ internal sealed unsafe class LibZmqServer : IServer
                     {
                         reply = new byte[Math.Max(_handler.ReplyCapacity(length), 2 * reply.Length)]; // bounded by ZMQ_MAXMSGSIZE
                     }
-                    Reply(reply, _handler(new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length), reply));
+                    Reply(reply, _handler.Handle(new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length), reply));
                 }
                 finally
                 {

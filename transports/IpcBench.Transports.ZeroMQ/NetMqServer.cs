@@ -63,7 +63,7 @@ internal sealed class NetMqServer : IServer
                 {
                     answer = new byte[Math.Max(_handler.ReplyCapacity(payload.Length), 2 * answer.Length)]; // bounded by MaxMsgSize
                 }
-                int length = _handler(payload, answer);
+                int length = _handler.Handle(payload, answer);
                 request.Close();
                 request.InitEmpty();
                 Reply(answer, length);

@@ -103,10 +103,47 @@ public interface IConnection : IAsyncDisposable
 }
 
 /// <summary>
-/// Server-side work for one request: write the reply, return its length. Synchronous and
-/// span-based so that the echo path allocates nothing.
+/// Server-side work for one request: write the reply, return its length. Synchronous and span-based so that the echo
+/// path allocates nothing. It says how much room its replies need (<see cref="ReplyCapacity"/>), which a server sizes its
+/// reply buffer by.
 /// </summary>
-public delegate int RequestHandler(ReadOnlySpan<byte> request, Span<byte> reply);
+/// <param name="respond">Writes the reply to a request; returns its length.</param>
+/// <param name="maxReply">The longest reply it writes whatever the request's size (<see cref="Handlers.FixedReply"/>); 0 when
+/// its replies are no longer than their requests (an echo).</param>
+public sealed class RequestHandler(RequestHandler.Respond respond, int maxReply = 0)
+{
+    public delegate int Respond(ReadOnlySpan<byte> request, Span<byte> reply);
+
+    /// <summary>The longest reply it writes whatever the request's size; 0 when no longer than the request.</summary>
+    public int MaxReply { get; } = maxReply;
+
+    /// <summary>Writes the reply to <paramref name="request"/> into <paramref name="reply"/>; returns its length.</summary>
+    public int Handle(ReadOnlySpan<byte> request, Span<byte> reply) => respond(request, reply);
+
+    /// <summary>
+    /// The room the reply to a request of <paramref name="requestLength"/> bytes needs: the request's (an echo), the stats
+    /// reply's, or <see cref="MaxReply"/>.
+    /// </summary>
+    public int ReplyCapacity(int requestLength) => Math.Max(Math.Max(requestLength, Handlers.StatsMessageSize), MaxReply);
+
+    /// <summary>
+    /// The reply in an array of its own, exactly its length, for the frameworks that take a result as an array (gRPC's
+    /// message, a SignalR hub, JSON-RPC): one array per reply. A request shorter than the stats reply is answered on the
+    /// stack first, so a 1 B echo does not cost a 32 B array and a copy.
+    /// </summary>
+    public byte[] ReplyArray(ReadOnlySpan<byte> request)
+    {
+        int capacity = ReplyCapacity(request.Length);
+        if (capacity == Handlers.StatsMessageSize)
+        {
+            Span<byte> small = stackalloc byte[Handlers.StatsMessageSize];
+            return small[..Handle(request, small)].ToArray();
+        }
+        byte[] reply = new byte[capacity];
+        int length = Handle(request, reply);
+        return length == reply.Length ? reply : reply[..length];
+    }
+}
 
 public static class Handlers
 {
@@ -117,29 +154,11 @@ public static class Handlers
     public const int StatsMessageSize = 32;
 
     /// <summary>Replies with the request, byte for byte.</summary>
-    public static readonly RequestHandler Echo = static (request, reply) =>
+    public static readonly RequestHandler Echo = new(static (request, reply) =>
     {
         request.CopyTo(reply);
         return request.Length;
-    };
-
-    /// <summary>The longest reply of the handlers whose replies have a size of their own (<see cref="FixedReply"/>).</summary>
-    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<RequestHandler, object> ReplyBounds = new();
-
-    /// <summary>Says that <paramref name="handler"/> writes replies of up to <paramref name="maxReply"/> bytes, whatever the request's size.</summary>
-    public static RequestHandler WithReplyBound(this RequestHandler handler, int maxReply)
-    {
-        ReplyBounds.AddOrUpdate(handler, maxReply);
-        return handler;
-    }
-
-    /// <summary>
-    /// The room <paramref name="handler"/>'s reply to a request of <paramref name="requestLength"/> bytes needs: the
-    /// request's (an echo), the stats reply's, or the handler's own bound (<see cref="WithReplyBound"/>). A server sizes
-    /// its reply buffer with it.
-    /// </summary>
-    public static int ReplyCapacity(this RequestHandler handler, int requestLength) =>
-        Math.Max(Math.Max(requestLength, StatsMessageSize), ReplyBounds.TryGetValue(handler, out object? bound) ? (int)bound : 0);
+    });
 
     /// <summary>
     /// Replies with <paramref name="replySize"/> bytes whatever the request's size (a small request with a large reply is
@@ -151,7 +170,7 @@ public static class Handlers
     {
         byte[] pattern = new byte[replySize];
         Payload.Fill(pattern);
-        RequestHandler handler = (request, reply) =>
+        return new RequestHandler((request, reply) =>
         {
             if (request.IsEmpty)
             {
@@ -160,25 +179,6 @@ public static class Handlers
             pattern.CopyTo(reply);
             request[..Payload.StampLength(request.Length, replySize)].CopyTo(reply);
             return replySize;
-        };
-        return handler.WithReplyBound(replySize);
-    }
-
-    /// <summary>
-    /// The handler's reply in an array of its own, exactly its length, for the frameworks that take a result
-    /// as an array (gRPC's message, a SignalR hub, JSON-RPC): one array per reply. A request shorter than the
-    /// stats reply is answered on the stack first, so a 1 B echo does not cost a 32 B array and a copy.
-    /// </summary>
-    public static byte[] ReplyArray(this RequestHandler handler, ReadOnlySpan<byte> request)
-    {
-        int capacity = handler.ReplyCapacity(request.Length);
-        if (capacity == StatsMessageSize)
-        {
-            Span<byte> small = stackalloc byte[StatsMessageSize];
-            return small[..handler(request, small)].ToArray();
-        }
-        byte[] reply = new byte[capacity];
-        int length = handler(request, reply);
-        return length == reply.Length ? reply : reply[..length];
+        }, replySize);
     }
 }

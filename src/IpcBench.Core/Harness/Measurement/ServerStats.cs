@@ -28,14 +28,14 @@ public sealed class ServerStats(RequestHandler inner)
     private static RequestHandler Delayed(RequestHandler inner, double delayUs)
     {
         long ticks = (long)(delayUs * Stopwatch.Frequency / 1e6);
-        return (request, reply) =>
+        return new RequestHandler((request, reply) =>
         {
             for (long until = Stopwatch.GetTimestamp() + ticks; Stopwatch.GetTimestamp() < until;)
             {
                 Thread.SpinWait(1);
             }
-            return inner(request, reply);
-        };
+            return inner.Handle(request, reply);
+        }, inner.MaxReply);
     }
 
     /// <summary>"\0ipcbench-stats\0": starts with NUL so that no text payload can be mistaken for it.</summary>
@@ -49,8 +49,7 @@ public sealed class ServerStats(RequestHandler inner)
     public static RequestHandler For(int? replySize, double delayUs = 0)
     {
         RequestHandler inner = replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo;
-        RequestHandler handler = new ServerStats(delayUs > 0 ? Delayed(inner, delayUs) : inner).Handle;
-        return replySize is int bound ? handler.WithReplyBound(bound) : handler;
+        return new RequestHandler(new ServerStats(delayUs > 0 ? Delayed(inner, delayUs) : inner).Handle, inner.MaxReply);
     }
 
     public int Handle(ReadOnlySpan<byte> request, Span<byte> reply)
@@ -60,7 +59,7 @@ public sealed class ServerStats(RequestHandler inner)
             return WriteReply(reply);
         }
         Interlocked.Increment(ref _requests);
-        return inner(request, reply);
+        return inner.Handle(request, reply);
     }
 
     /// <summary>

@@ -55,7 +55,7 @@ internal sealed class StreamServer : IServer
                 if (TryReplyInPlace(framed, length) is not int replyLength)
                 {
                     request = ReadRequest(framed, request, length);
-                    replyLength = _handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length)));
+                    replyLength = _handler.Handle(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length)));
                 }
                 framed.WritePrepared(replyLength);
             }
@@ -78,7 +78,7 @@ internal sealed class StreamServer : IServer
                 if (TryReplyInPlace(framed, length) is not int replyLength)
                 {
                     request = await ReadRequestAsync(framed, request, length, ct).ConfigureAwait(false);
-                    replyLength = _handler(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length)));
+                    replyLength = _handler.Handle(request.AsSpan(0, length), framed.PreparePayload(_handler.ReplyCapacity(length)));
                 }
                 await framed.WritePreparedAsync(replyLength, ct).ConfigureAwait(false);
             }
@@ -91,7 +91,7 @@ internal sealed class StreamServer : IServer
 
     /// <summary>The reply's length when the whole request has arrived with its header: answered from the read buffer, no copy first.</summary>
     private int? TryReplyInPlace(FramedStream framed, int length) =>
-        framed.TryTakeBuffered(length, out var request) ? _handler(request, framed.PreparePayload(_handler.ReplyCapacity(length))) : null;
+        framed.TryTakeBuffered(length, out var request) ? _handler.Handle(request, framed.PreparePayload(_handler.ReplyCapacity(length))) : null;
 
     /// <summary>
     /// Reads a request's <paramref name="length"/> payload bytes (checked against the limit) into <paramref name="buffer"/>,
