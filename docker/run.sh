@@ -182,7 +182,8 @@ runtime_of() {
   esac
 }
 # runtime_refuses RUNTIME: why RUNTIME cannot run a container on this engine (nothing when it can): not registered, or
-# a preflight container fails to start. Asked once per runtime; a failed gVisor start leaves its sandbox behind.
+# a preflight container fails to start. Asked once per runtime; a failed gVisor start leaves its sandbox behind. The
+# preflight has a link-local network of its own: an engine not started here has a private range on its default bridge.
 declare -A refusals
 runtime_refuses() {
   [ "$1" != runc ] || return 0
@@ -190,10 +191,12 @@ runtime_refuses() {
     refusals[$1]=""
     if ! docker info --format '{{range $name, $_ := .Runtimes}}{{$name}} {{end}}' | grep -qw -- "$1"; then
       refusals[$1]="no runtime $1 is registered with this Docker engine (see docker/compose.kata.yaml, docker/compose.sandbox.yaml)"
-    elif ! timeout 120 docker run --rm --runtime "$1" --network bridge --entrypoint true "$image" >"$work/preflight" 2>&1; then
+    elif ! { docker network create --subnet 169.254.75.0/24 --label "com.docker.compose.project=$project" "$project-preflight" \
+          && timeout 120 docker run --rm --runtime "$1" --network "$project-preflight" --entrypoint true "$image"; } >"$work/preflight" 2>&1; then
       refusals[$1]="a container under $1 does not start here: $(grep -m1 -o 'starting container: .*\|Error response from daemon: .*' "$work/preflight" | cut -c1-240)"
       engine_orphans_remove
     fi
+    docker network rm "$project-preflight" >/dev/null 2>&1 || true
   fi
   echo "${refusals[$1]}"
 }
