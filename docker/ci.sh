@@ -19,6 +19,7 @@ if ! dpkg -s $packages >/dev/null 2>&1; then
 fi
 . docker/own.sh
 . docker/engine.sh
+. tests/brokers.sh
 mapfile -t stale < <(own_stale ci.sh)
 for dir in "${stale[@]}"; do
   echo "== removing what ci.sh ${dir##*-} left (it was killed)"
@@ -41,7 +42,9 @@ fail() { echo "docker/ci.sh: $*" >&2; exit 1; }
 state=$(own_root)
 
 echo "== docker/run.sh tcp uds mmf dbus nats redis-uds (1 B, 3,000 requests)"
-# The host's nats-server and redis-server (test.sh starts them) serve the bare runs; the pairs have brokers of their own.
+# The host's nats-server and redis-server (test.sh starts them, with the password brokers_env exports) serve the bare
+# runs; the pairs have brokers of their own.
+brokers_env
 IPCBENCH_SIZES=1 IPCBENCH_COUNT=3000 IPCBENCH_WARMUP=300 IPCBENCH_RESULTS="$out/results" timeout 20m docker/run.sh tcp uds mmf dbus nats redis-uds
 summary=$(ls "$out"/results/*-merge/summary.md)
 # A measured cell is "p50 / p99 (ratio)"; the row names the transport, each pair kind has its column.
