@@ -4,7 +4,7 @@
 # a redis-server for redis and redis-uds, dbus-daemon for dbus's private buses,
 # Mono with its WCF for the wcf host, gVisor's runsc for --isolation sandbox), the Python modules of the interop tests (gRPC and ZeroMQ clients in another
 # language) and Chromium (report.html is opened in it, headless), then dotnet test, then checks that
-# the tests left nothing behind (tests/leftovers.sh).
+# the tests left nothing behind (tests/leftovers.sh), then the scripts' own checks (tests/scripts.sh).
 # The nats-server and redis-server ask for a password (tests/brokers.sh), which reaches the tests through
 # IPCBENCH_NATS_URL and IPCBENCH_REDIS_URL.
 # Needs root (or sudo) for the installs; with everything already there it installs nothing.
@@ -45,4 +45,7 @@ if ! left=$(tests/leftovers.sh since "$before"); then
 else
   echo "nothing left behind"
 fi
+
+echo "== the scripts keep to their own state and processes (tests/scripts.sh)"
+$sudo tests/scripts.sh || { [ "$status" -ne 0 ] || status=1; }
 exit "$status"
