@@ -209,7 +209,7 @@ key=$( { echo "$kernel_version"; sha256sum "/boot/vmlinuz-$kernel_version" | cut
 guest=$cache/guest-$key
 
 build_guest() { # the initramfs from the recipe, into $cache/.building-PID, then renamed to $guest at once
-  local root=$work/root building=$cache/.building-$$ dest src
+  local building=$cache/.building-$$ root=$cache/.building-$$/root dest src # on the cache's disk: ~150 MB
   mkdir -p "$root"/{proc,sys,dev,tmp,etc/ipcbench} "$building"
   while IFS=$'\t' read -r dest src; do
     if [ "$dest" = module ]; then # the guest loads them with busybox's insmod, which takes them uncompressed

@@ -183,19 +183,22 @@ kill $w_tmp $w_other 2>/dev/null; rm -rf "$d_link" /tmp/ipcbench-vm-* /tmp/victi
 
 echo "== tests/windows/wine.sh: a killed run's prefix; a Windows row that says 'not supported'"
 dead_pid; d_foreign=$state/wine.sh-$dead; foreign_dir "$d_foreign"; chmod 700 "$d_foreign"
+dead_pid; d_bulk=$state/wine.sh-$dead; mkdir -m 700 "$d_bulk"; echo /tmp/victim >"$d_bulk/bulk"
+foreign_dir /tmp/victim; chmod 700 /tmp/victim; touch /tmp/victim/mine
 STUB_WINEBOOT=hang "$repo/tests/windows/wine.sh" >"$T/wine-killed.out" 2>&1 & killed=$!
 for _ in $(seq 100); do [ -e "$T/wineboot.hangs" ] && break; sleep 0.1; done
 kill -KILL "$killed"; wait "$killed" 2>/dev/null
 STUB_DOTNET=1 timeout 60 "$repo/tests/windows/wine.sh" >"$T/wine-next.out" 2>&1
 check "the next wine.sh removes what a killed one left (its Wine prefix)" \
   eval '[ -z "$(ls -d /tmp/ipcbench-wine-* 2>/dev/null)" ] && [ "$(ls -d "$state"/wine.sh-* | wc -l)" = 1 ]'
-check "wine.sh leaves another user's folder" test -d "$d_foreign"
+check "wine.sh leaves another user's state folder, and another user's folder its own state names" \
+  eval '[ -d "$d_foreign" ] && [ -e /tmp/victim/mine ] && [ ! -e "$d_bulk" ]'
 timeout 60 "$repo/tests/windows/wine.sh" >"$T/wine-ok.out" 2>&1
 check "wine.sh passes when every row runs (the stand-in works)" test $? -eq 0
 STUB_WINE_UNSUPPORTED=udp timeout 60 "$repo/tests/windows/wine.sh" >"$T/wine-udp.out" 2>&1
 check "wine.sh fails when a row its header says runs (udp) is 'not supported'" \
   eval '[ $? -ne 0 ] && grep -q "udp: not supported" "$T/wine-udp.out"'
-pkill -f "$bin/wine wineboot"; rm -rf "$d_foreign"; settle
+pkill -f "$bin/wine wineboot"; rm -rf "$d_foreign" /tmp/victim; settle
 
 echo "== benchmarks/peers.sh, ab.sh, runtimes.sh"
 IPCBENCH_DURATION=1s timeout 60 "$repo/benchmarks/peers.sh" >"$T/peers.out" 2>&1

@@ -12,7 +12,7 @@
 # supported" from one is a failure). A crash of the runtime (an exit code that is none of ipcbench's, or the CLR's own
 # message) is told apart from a bad option (exit 2, 'ipcbench ping:' line). Leaves nothing: the Wine prefix, the
 # publish and wineserver go when it ends, also when interrupted; what a wine.sh killed by SIGKILL left goes when the
-# next one starts (they are in a private state folder, docker/own.sh: /run/ipcbench/wine.sh-PID as root).
+# next one starts (its private state folder, docker/own.sh: /run/ipcbench/wine.sh-PID as root, names them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=$SECONDS
@@ -28,11 +28,19 @@ fi
 mapfile -t stale < <(own_stale wine.sh)
 for dir in "${stale[@]}"; do
   echo "== removing what wine.sh ${dir##*-} left (it was killed)"
-  WINEPREFIX=$dir/prefix timeout 20 wineserver -k >/dev/null 2>&1 || true # ends that prefix's Wine processes
+  bulk=$(cat "$dir/bulk" 2>/dev/null || true)
+  if [ -n "$bulk" ] && own_private "$bulk"; then # the folder mktemp made it, still its user's
+    WINEPREFIX=$bulk/prefix timeout 20 wineserver -k >/dev/null 2>&1 || true # ends that prefix's Wine processes
+    rm -rf "$bulk"
+  fi
   rm -rf "$dir"
 done
 work=$(own_dir "wine.sh-$$")
-export WINEPREFIX="$work/prefix" WINEDEBUG=-all
+# The prefix and the publish (near 1 GB) go to the temp directory, not to the state folder's file system (often a small
+# tmpfs); the state folder says where, for the next run if this one is killed.
+bulk=$(mktemp -d "${TMPDIR:-/tmp}/ipcbench-wine-XXXXXX")
+echo "$bulk" >"$work/bulk"
+export WINEPREFIX="$bulk/prefix" WINEDEBUG=-all
 # Without it the CLR's W^X double mapping breaks under Wine: 7 of 11 grpc-pipe runs died with "Internal CLR error
 # (0x80131506)" in DynamicResolver+DestroyScout.Finalize.
 export DOTNET_EnableWriteXorExecute=0 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
@@ -40,7 +48,7 @@ cleanup() {
   status=$?
   trap - EXIT INT TERM
   timeout 20 wineserver -k >/dev/null 2>&1 || true # ends every Wine process of this prefix
-  rm -rf "$work"
+  rm -rf "$work" "$bulk"
   exit "$status"
 }
 trap cleanup EXIT
@@ -51,8 +59,8 @@ echo "== Wine: $(wine --version); a fresh prefix"
 timeout 120 wine wineboot --init >"$work/wineboot.log" 2>&1 || { tail -n 20 "$work/wineboot.log" >&2; fail "wineboot failed"; }
 
 echo "== dotnet publish -r win-x64 --self-contained"
-dotnet publish src/IpcBench.Cli -c Release -r win-x64 --self-contained -o "$work/app" -v quiet -nologo
-exe="$work/app/ipcbench.exe"
+dotnet publish src/IpcBench.Cli -c Release -r win-x64 --self-contained -o "$bulk/app" -v quiet -nologo
+exe="$bulk/app/ipcbench.exe"
 
 # ipcbench ARGS...: the Windows CLI under Wine, bounded; its stdout and stderr in $work/out and $work/err.
 ipcbench() { timeout 180 wine "$exe" "$@" >"$work/out" 2>"$work/err"; }
