@@ -14,7 +14,7 @@ own_root() {
   local root=/run/ipcbench
   if [ "$(id -u)" -ne 0 ]; then root=${XDG_RUNTIME_DIR:+$XDG_RUNTIME_DIR/ipcbench}; root=${root:-/tmp/ipcbench-$(id -u)}; fi
   [ -e "$root" ] || [ -L "$root" ] || mkdir -m 700 "$root" 2>/dev/null || true # a race lost here is refused next
-  own_private "$root" || { echo "$root is not a private folder of $(id -un) (a directory of its, mode 0700, not a link): no state kept there" >&2; return 1; }
+  own_private "$root" || { echo "$root is not a private folder of $(id -un) (its directory, mode 0700, not a link): no state kept there" >&2; return 1; }
   echo "$root"
 }
 
