@@ -139,8 +139,7 @@ dead_pid; d_killed=$state/run.sh-$dead; mkdir -m 700 "$d_killed"; printf '%s\nsl
 dead_pid; d_link=$state/run.sh-$dead; mkdir -p /tmp/victim; touch /tmp/victim/mine; ln -s /tmp/victim "$d_link"
 dead_pid; d_foreign=$state/run.sh-$dead; foreign_dir "$d_foreign"; chmod 700 "$d_foreign"
 printf '%s\nsleep 1015\n' "$w_foreign" >"$d_foreign/child"
-IPCBENCH_IMAGE_ROUTE=registry IPCBENCH_ISOLATIONS=docker-sandbox-bridge IPCBENCH_SIZES=1 IPCBENCH_RESULTS=$T/results \
-  timeout 120 "$repo/docker/run.sh" tcp >"$T/run.out" 2>&1
+IPCBENCH_IMAGE_ROUTE=registry timeout 120 "$repo/docker/run.sh" no-such-transport >"$T/run.out" 2>&1 # ends after its sweep
 settle
 check "run.sh signals no pid named in a /tmp file any user can write (a sleep)" alive "$w_tmp"
 check "run.sh signals no pid -1 named in /tmp (every process would get it)" alive "$w_minus"
@@ -160,10 +159,14 @@ link_local_only() { # every 'docker run' names a network it created with a link-
       && grep -q "^docker network rm $network\$" "$T/log/argv" || return 1
   done < <(grep "^docker run " "$T/log/argv")
 }
-runs=$(grep -c '^docker run ' "$T/log/argv")
-check "run.sh's preflight ran a container ($runs)" test "$runs" -gt 0
-check "run.sh's preflight uses no default bridge, only a link-local network it made and removed" link_local_only
 kill $w_tmp $w_minus $w_engine $w_other $w_foreign 2>/dev/null; rm -rf "$d_link" "$d_foreign" /tmp/ipcbench-run-* /tmp/victim
+: >"$T/log/argv"
+IPCBENCH_IMAGE_ROUTE=registry IPCBENCH_ISOLATIONS=docker-sandbox-bridge IPCBENCH_SIZES=1 IPCBENCH_RESULTS=$T/results \
+  timeout 120 "$repo/docker/run.sh" tcp >"$T/run-preflight.out" 2>&1
+settle
+runs=$(grep -c '^docker run ' "$T/log/argv")
+check "run.sh's preflight ran a container ($runs)" eval '[ "$runs" -gt 0 ] || { tail -n 3 "$T/run-preflight.out" | sed "s/^/      /"; false; }'
+check "run.sh's preflight uses no default bridge, only a link-local network it made and removed" link_local_only
 
 echo "== docker/vm.sh: what a killed run left"
 sleep 1021 & w_tmp=$!; sleep 1022 & w_other=$!
