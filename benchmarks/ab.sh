@@ -17,7 +17,7 @@
 #   --inject-slowdown PCT   test-only: HEAD's servers busy-wait PCT of BASE's first p50 before each reply
 #                           (IPCBENCH_TEST_SERVER_DELAY_US), a regression on purpose that the gate must catch
 #   --builds DIR            keep the builds in DIR and reuse them (by commit) in later runs
-#   --keep DIR              keep the rounds' run folders and compare.md in DIR
+#   --keep DIR              keep the rounds' run folders (A/, B/) and compare.md in DIR, a new or empty folder
 # Exit codes: 0 no case slower; 1 a case slower (compare's table says which); 2 bad usage, a failed build or ping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,19 +43,20 @@ done
 [ $# -eq 2 ] || usage
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ab.sh: --rounds must be a whole number above 0, not '$rounds'" >&2; exit 2; }
 [ -z "$slowdown" ] || [[ "$slowdown" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "ab.sh: --inject-slowdown must be a percentage such as 20%" >&2; exit 2; }
+[ -z "$keep" ] || [ -z "$(ls -A "$keep" 2>/dev/null)" ] || { echo "ab.sh: --keep $keep is not empty: name a new or empty folder" >&2; exit 2; }
 
 started=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ipcbench-ab.XXXXXX")
-cleanup() {
+cleanup() { # the source trees of a failed build, then the rest; no other worktree of the repository is touched
+  local tree
+  for tree in "$work"/src-*; do [ ! -d "$tree" ] || git worktree remove --force "$tree" >/dev/null 2>&1 || true; done
   rm -rf "$work"
-  git worktree prune >/dev/null 2>&1 || true # the source trees were under $work
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 builds=${builds:-$work/builds}
 runs=${keep:-$work/runs}
 mkdir -p "$builds" "$runs"
-rm -rf "$runs/A" "$runs/B"
 
 # build REVISION: the folder of its ipcbench, built once per commit.
 build() {

@@ -11,7 +11,11 @@
 # Settings: IPCBENCH_DURATION (10s for the loaded runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. docker/own.sh
 duration=${IPCBENCH_DURATION:-10s}
+server="" # sockperf's server while it runs: stopped when this script ends, however it ends
+trap '[ -z "$server" ] || stop_owned "$server" "sockperf server -i 127.0.0.1" 5 || true' EXIT
+trap 'exit 130' INT TERM
 dotnet build -c Release src/IpcBench.Cli -v quiet -nologo > /dev/null
 cli=src/IpcBench.Cli/bin/Release/net10.0/ipcbench
 
@@ -56,7 +60,7 @@ if command -v sockperf > /dev/null; then
     sockperf ping-pong -i 127.0.0.1 -p 11111 $flag -m 64 -t 10 --full-rtt 2>&1 | sed 's/\x1b\[[0-9;]*m//g' | awk -v p="$protocol" '
       /Summary: Round trip is/ { mean = $(NF-1) } /percentile 50.000/ { p50 = $NF } /percentile 99.000/ { p99 = $NF }
       END { printf "%-44s p50 %9s  p99 %9s  mean %9s us\n", "sockperf " p " 64 B (round trip)", p50, p99, mean }'
-    kill "$server"; wait "$server" 2> /dev/null || true
+    stop_owned "$server" "sockperf server -i 127.0.0.1" 5; wait "$server" 2> /dev/null || true; server=""
     row "ipcbench $protocol 64 B (no pinning)" --transport "$protocol" --size 64 --duration 10s --placement none
   done
 else

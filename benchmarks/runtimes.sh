@@ -24,6 +24,9 @@ command -v clang > /dev/null || compiler=$(compgen -c clang- | grep -E '^clang-[
 
 for runtime in jit r2r aot; do
   echo "== publishing the $runtime build into $builds/$runtime"
+  # replaced only when it is an earlier build (or empty): IPCBENCH_RUNTIMES may name any folder
+  [ ! -e "$builds/$runtime" ] || [ -x "$builds/$runtime/ipcbench" ] || [ -z "$(ls -A "$builds/$runtime")" ] \
+    || { echo "runtimes.sh: $builds/$runtime is not an ipcbench build: not replacing it" >&2; exit 2; }
   rm -rf "${builds:?}/$runtime"
   extra=()
   # Each self-contained, so that the three differ in how the client's own code runs and in nothing else.

@@ -6,7 +6,8 @@
 # on an engine of its own, kills a run.sh (SIGTERM) in the middle of a container pair and checks that no container,
 # network, volume, namespace or veth link is left, and stops a pair's server container mid-run: its client must fail
 # within seconds with one line and exit 1; last, the VM route: docker/vm.sh --check boots the server in a qemu guest
-# (emulated here) and pings it once. A few minutes.
+# (emulated here) and pings it once. A few minutes. Its work folder is a private state folder (docker/own.sh), and
+# what a ci.sh killed by SIGKILL left (its engine, its folder) goes when the next one starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,22 +17,34 @@ if ! dpkg -s $packages >/dev/null 2>&1; then
   apt-get update -q
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q $packages >/dev/null
 fi
+. docker/own.sh
+. docker/engine.sh
+. tests/brokers.sh
+mapfile -t stale < <(own_stale ci.sh)
+for dir in "${stale[@]}"; do
+  echo "== removing what ci.sh ${dir##*-} left (it was killed)"
+  engine_sweep "$dir/engine"
+  rm -rf "$dir"
+done
 if timeout 10 docker info >/dev/null 2>&1; then
   echo "docker/ci.sh: a Docker engine already answers; this check starts and stops its own" >&2
   exit 1
 fi
-out=$(mktemp -d /tmp/ipcbench-ci-XXXXXX)
-. docker/engine.sh
+out=$(own_dir "ci.sh-$$")
 run=""
 stop_pair() { # each may find nothing to remove
   docker rm -f ipcbench-ci-server ipcbench-ci-client >/dev/null 2>&1 || true
   docker network rm ipcbench-ci-stop >/dev/null 2>&1 || true
 }
-trap '[ -z "$run" ] || { kill -TERM "$run" 2>/dev/null; wait "$run"; }; [ -z "$engine_pid" ] || stop_pair; engine_stop; rm -rf "$out"' EXIT
+# A run.sh stopped by the trap removes its pairs and engine first: two minutes for that.
+trap '[ -z "$run" ] || { stop_owned "$run" docker/run.sh 120; wait "$run" || true; }; [ -z "$engine_pid" ] || stop_pair; engine_stop; rm -rf "$out"' EXIT
 fail() { echo "docker/ci.sh: $*" >&2; exit 1; }
+state=$(own_root)
 
 echo "== docker/run.sh tcp uds mmf dbus nats redis-uds (1 B, 3,000 requests)"
-# The host's nats-server and redis-server (test.sh starts them) serve the bare runs; the pairs have brokers of their own.
+# The host's nats-server and redis-server (test.sh starts them, with the password brokers_env exports) serve the bare
+# runs; the pairs have brokers of their own.
+brokers_env
 IPCBENCH_SIZES=1 IPCBENCH_COUNT=3000 IPCBENCH_WARMUP=300 IPCBENCH_RESULTS="$out/results" timeout 20m docker/run.sh tcp uds mmf dbus nats redis-uds
 summary=$(ls "$out"/results/*-merge/summary.md)
 # A measured cell is "p50 / p99 (ratio)"; the row names the transport, each pair kind has its column.
@@ -64,14 +77,15 @@ run=$!
 for _ in $(seq 240); do timeout 5 docker ps -q --filter "name=ipcbench-run-$run" 2>/dev/null | grep -q . && break; sleep 0.5; done
 timeout 5 docker ps -q --filter "name=ipcbench-run-$run" | grep -q . || { cat "$out/sigkilled.log" >&2; fail "the run to be killed never started a pair"; }
 killed=$run
-kill -KILL "$run"; wait "$run" 2>/dev/null || true
+! own_alive "$run" docker/run.sh || kill -KILL "$run"
+wait "$run" 2>/dev/null || true
 run=""
 pgrep -f 'dockerd --data-root /var/lib/ipcbench-docker' >/dev/null || fail "the killed run left no engine: nothing to check"
 IPCBENCH_ISOLATIONS=none IPCBENCH_SIZES=1 IPCBENCH_COUNT=300 IPCBENCH_WARMUP=30 IPCBENCH_RESULTS="$out/after-kill" timeout 10m docker/run.sh tcp \
   >"$out/after-kill.log" 2>&1 || { cat "$out/after-kill.log" >&2; fail "the run after a killed one failed"; }
 grep -q "removing what run.sh $killed left" "$out/after-kill.log" || { cat "$out/after-kill.log" >&2; fail "the next run did not clean up after the killed one"; }
 ! pgrep -f 'dockerd --data-root /var/lib/ipcbench-docker' >/dev/null || fail "a Docker engine of a run.sh still runs: $(pgrep -af dockerd)"
-[ -z "$(ls -d /tmp/ipcbench-run-* 2>/dev/null)" ] || fail "work folders left: $(ls -d /tmp/ipcbench-run-*)"
+[ -z "$(ls -d "$state"/run.sh-* 2>/dev/null)" ] || fail "work folders left: $(ls -d "$state"/run.sh-*)"
 
 echo "== a run.sh killed in the middle of a container pair leaves nothing behind"
 engine_start "$out/engine"
@@ -84,7 +98,7 @@ IPCBENCH_ISOLATIONS=docker-bridge IPCBENCH_SIZES=100KB IPCBENCH_COUNT=10000000 I
 run=$!
 for _ in $(seq 240); do [ -n "$(docker ps -q --filter name=ipcbench-run-$run)" ] && break; sleep 0.5; done
 [ -n "$(docker ps -q --filter name=ipcbench-run-$run)" ] || { cat "$out/killed.log" >&2; fail "the second run never started a pair"; }
-kill -TERM "$run"
+! own_alive "$run" docker/run.sh || kill -TERM "$run"
 status=0; wait "$run" || status=$?
 run=""
 [ "$status" -eq 130 ] || { tail -n 20 "$out/killed.log" >&2; fail "a killed run.sh exited $status, not 130"; }
@@ -93,7 +107,7 @@ run=""
 [ -z "$(docker volume ls -q --filter name=ipcbench-run-)" ] || fail "volumes left: $(docker volume ls)"
 ! ip netns list | grep -q '^ipcbench-' || fail "network namespaces left: $(ip netns list)"
 ! ip -o link | grep -q ': ipcb[0-9a-f]*h' || fail "veth links left: $(ip -o link | grep ipcb)"
-[ -z "$(ls -d /tmp/ipcbench-run-* 2>/dev/null)" ] || fail "work folders left: $(ls -d /tmp/ipcbench-run-*)"
+[ -z "$(ls -d "$state"/run.sh-* 2>/dev/null)" ] || fail "work folders left: $(ls -d "$state"/run.sh-*)"
 
 echo "== a pair's server container stopped mid-run: its client fails within seconds, one line, exit 1"
 docker network create --subnet 169.254.78.0/24 ipcbench-ci-stop >/dev/null

@@ -1,5 +1,5 @@
-# Sourced by docker/run.sh and docker/ci.sh: a Docker engine of IpcBench's own, for machines where none answers and
-# there is no systemd to start one. Its images stay in /var/lib/ipcbench-docker for the next run.
+# Sourced by docker/run.sh and docker/ci.sh, after docker/own.sh: a Docker engine of IpcBench's own, for machines where
+# none answers and there is no systemd to start one. Its images stay in /var/lib/ipcbench-docker for the next run.
 engine_pid="" engine_exec=""
 
 # engine_start DIR: starts dockerd with its runtime state in DIR and waits (30 s at most) until it answers.
@@ -57,15 +57,19 @@ engine_orphans_remove() {
   done
 }
 
-# engine_stop: stops the engine engine_start started, if any: SIGTERM, 20 s to stop its containerd too, then SIGKILL.
+# engine_stop: stops the engine engine_start started, if any: SIGTERM, 20 s to stop its containerd too, then SIGKILL;
+# only while its pid is a dockerd with our exec root.
 engine_stop() {
   [ -n "$engine_pid" ] || return 0
-  kill "$engine_pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$engine_pid" 2>/dev/null || break; sleep 0.2; done
-  if kill -0 "$engine_pid" 2>/dev/null; then
-    echo "the Docker engine did not stop within 20 s; killing it" >&2
-    kill -9 "$engine_pid" 2>/dev/null || true
-  fi
-  wait "$engine_pid" 2>/dev/null || true # not a child when it is a killed run's engine: then nothing to wait for
+  stop_owned "$engine_pid" "dockerd --data-root /var/lib/ipcbench-docker --exec-root $engine_exec " || true
+  # not a child when it is a killed run's engine: then nothing to wait for
+  [[ ! "$engine_pid" =~ ^[1-9][0-9]*$ ]] || wait "$engine_pid" 2>/dev/null || true
   engine_pid=""
+}
+
+# engine_sweep DIR: stops the engine a killed run started with engine_start DIR (DIR: in a state folder own_stale gave).
+engine_sweep() {
+  [ -s "$1/dockerd.pid" ] || return 0
+  engine_pid=$(<"$1/dockerd.pid") engine_exec=$1/exec
+  engine_stop
 }

@@ -21,7 +21,7 @@
 # IPCBENCH_IMAGE_ROUTE (auto: the official images when a registry answers, else docker/build-offline.sh).
 # Needs root, docker and docker-compose (Debian: docker.io docker-compose debootstrap) and the .NET SDK. Starts a Docker
 # engine of its own when none answers, and stops it again. Removes every container, network and volume it made, also
-# when interrupted.
+# when interrupted. Its work folder is a private state folder (docker/own.sh: /run/ipcbench/run.sh-PID as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,12 +54,14 @@ for tool in docker dotnet ip unshare; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is missing (Debian: apt-get install docker.io docker-compose debootstrap iproute2)" >&2; exit 2; }
 done
 
-work=$(mktemp -d "/tmp/ipcbench-run-$$-XXXXXX") # the pid names whose it is, for the next run if this one is killed
+. docker/own.sh
 . docker/engine.sh
+work=$(own_dir "run.sh-$$") # the pid names whose it is, for the next run if this one is killed
 # Long commands run in the background and are waited for: bash runs a trap only once the foreground command ends, and
 # a wait ends at once on a signal. The trap then stops the child (ping removes its server and namespace on SIGTERM).
-child=""
-in_background() { "$@" & child=$!; echo "$child" >"$work/child"; wait "$child"; }
+# Its pid and command line are kept for the next run, which stops it only if that pid still runs that command.
+child="" child_command=""
+in_background() { "$@" & child=$! child_command="$*"; printf '%s\n%s\n' "$child" "$child_command" >"$work/child"; wait "$child"; }
 pairs_down() { # PROJECT: its pairs' containers, networks and volumes, whichever profile made them
   "${compose[@]}" -p "$1" -f docker/compose.yaml --profile bridge --profile shared-netns --profile volume \
     --profile shared-ipc --profile broker down -v --remove-orphans >/dev/null 2>&1 || true
@@ -72,15 +74,10 @@ pairs_down() { # PROJECT: its pairs' containers, networks and volumes, whichever
   left=$(docker volume ls -q --filter "$label" 2>/dev/null || true)
   [ -z "$left" ] || docker volume rm -f $left >/dev/null 2>&1 || true
 }
-stop_and_wait() { # PID: SIGTERM, then up to 20 s for it to end (it need not be our child)
-  kill -TERM "$1" 2>/dev/null || return 0
-  for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.2; done
-  kill -KILL "$1" 2>/dev/null || true
-}
 cleanup() {
   status=$?
   trap - EXIT INT TERM
-  if [ -n "$child" ] && kill -TERM "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
+  if [ -n "$child" ]; then stop_owned "$child" "$child_command" || true; wait "$child" 2>/dev/null || true; fi
   pairs_down "$project"
   engine_orphans_remove
   engine_stop
@@ -90,17 +87,19 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# -- what a run killed by SIGKILL left (no trap ran in it): its child, its pairs, the engine it started, its work folder
-for stale in /tmp/ipcbench-run-*-*; do
-  owner=${stale#/tmp/ipcbench-run-}; owner=${owner%%-*}
-  [ -d "$stale" ] && [[ "$owner" =~ ^[0-9]+$ ]] && ! kill -0 "$owner" 2>/dev/null || continue
+# -- what a run killed by SIGKILL left (no trap ran in it): its child, its pairs, the engine it started, its work folder;
+# only from state folders of this user's (own_stale), and a pid only while it runs what was started
+mapfile -t stale < <(own_stale run.sh)
+for dir in "${stale[@]}"; do
+  owner=${dir##*-}
   echo "== removing what run.sh $owner left (it was killed)"
-  [ ! -s "$stale/child" ] || stop_and_wait "$(cat "$stale/child")" # before 'down', which races a stopping 'up'
-  ! timeout 10 docker info >/dev/null 2>&1 || pairs_down "ipcbench-run-$owner"
-  if [ -s "$stale/engine/dockerd.pid" ] && kill -0 "$(cat "$stale/engine/dockerd.pid")" 2>/dev/null; then
-    engine_pid=$(cat "$stale/engine/dockerd.pid"); engine_stop # an engine no one answers for any more
+  if [ -s "$dir/child" ]; then # before 'down', which races a stopping 'up'
+    { read -r pid; read -r cmd; } <"$dir/child" || true
+    stop_owned "$pid" "$cmd" || true
   fi
-  rm -rf "$stale"
+  ! timeout 10 docker info >/dev/null 2>&1 || pairs_down "ipcbench-run-$owner"
+  engine_sweep "$dir/engine" # an engine no one answers for any more
+  rm -rf "$dir"
 done
 
 # -- the engine: the one that answers, else one of our own
@@ -112,7 +111,7 @@ fi
 # -- pairs of a run.sh that is gone and left no work folder to say so (the engine's data root outlives both)
 for gone in $( { docker ps -a --format '{{.Label "com.docker.compose.project"}}'
                  docker network ls --format '{{.Label "com.docker.compose.project"}}'; } 2>/dev/null | sort -u); do
-  [[ "$gone" =~ ^ipcbench-run-([0-9]+)$ ]] && ! kill -0 "${BASH_REMATCH[1]}" 2>/dev/null || continue
+  [[ "$gone" =~ ^ipcbench-run-([0-9]+)$ ]] && ! own_alive "${BASH_REMATCH[1]}" run.sh || continue
   echo "== removing the pairs of run.sh ${BASH_REMATCH[1]} (it is gone)"
   pairs_down "$gone"
 done
@@ -183,7 +182,8 @@ runtime_of() {
   esac
 }
 # runtime_refuses RUNTIME: why RUNTIME cannot run a container on this engine (nothing when it can): not registered, or
-# a preflight container fails to start. Asked once per runtime; a failed gVisor start leaves its sandbox behind.
+# a preflight container fails to start. Asked once per runtime; a failed gVisor start leaves its sandbox behind. The
+# preflight has a link-local network of its own: an engine not started here has a private range on its default bridge.
 declare -A refusals
 runtime_refuses() {
   [ "$1" != runc ] || return 0
@@ -191,10 +191,12 @@ runtime_refuses() {
     refusals[$1]=""
     if ! docker info --format '{{range $name, $_ := .Runtimes}}{{$name}} {{end}}' | grep -qw -- "$1"; then
       refusals[$1]="no runtime $1 is registered with this Docker engine (see docker/compose.kata.yaml, docker/compose.sandbox.yaml)"
-    elif ! timeout 120 docker run --rm --runtime "$1" --network bridge --entrypoint true "$image" >"$work/preflight" 2>&1; then
+    elif ! { docker network create --subnet 169.254.75.0/24 --label "com.docker.compose.project=$project" "$project-preflight" \
+          && timeout 120 docker run --rm --runtime "$1" --network "$project-preflight" --entrypoint true "$image"; } >"$work/preflight" 2>&1; then
       refusals[$1]="a container under $1 does not start here: $(grep -m1 -o 'starting container: .*\|Error response from daemon: .*' "$work/preflight" | cut -c1-240)"
       engine_orphans_remove
     fi
+    docker network rm "$project-preflight" >/dev/null 2>&1 || true
   fi
   echo "${refusals[$1]}"
 }

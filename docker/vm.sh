@@ -21,7 +21,7 @@
 # missing), and the .NET SDK unless docker/app (build-offline.sh's publish) is newer than the sources.
 # Exit codes: 0 done; 1 failed (the console's tail on stderr); 2 bad usage; 3 not supported here (why, on stderr).
 # Removes the guest, the tap and its work folder when it ends, also when interrupted; and, when it starts, whatever
-# a vm.sh killed by SIGKILL left.
+# a vm.sh killed by SIGKILL left. The work folder is a private state folder (docker/own.sh: /run/ipcbench/vm.sh-PID).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -61,50 +61,48 @@ fail() { echo "vm.sh: $*" >&2; exit 1; }
 command -v ip >/dev/null || unsupported "ip is missing (apt-get install iproute2)"
 
 # -- the work folder, and what the trap removes
+. docker/own.sh
 mkdir -p "$cache"
-work=$(mktemp -d "/tmp/ipcbench-vm-$$-XXXXXX") # the pid names whose it is, for the next run if this one is killed
-qemu_pid="" child="" tap_made=no
+work=$(own_dir "vm.sh-$$") # the pid names whose it is, for the next run if this one is killed
+qemu_pid="" child="" child_command="" tap_made=no
 # Long commands run in the background and are waited for: bash runs a trap only once the foreground command ends, and
 # a wait ends at once on a signal.
-in_background() { "$@" & child=$!; wait "$child"; local status=$?; child=""; return "$status"; }
-stop_pid() { # PID [PATTERN]: SIGTERM, 10 s to end, then SIGKILL; only while its command line has PATTERN (pids recycle)
-  local pid=$1 pattern=${2:-}
-  owns() { kill -0 "$pid" 2>/dev/null && { [ -z "$pattern" ] || tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$pattern"; }; }
-  owns || return 0
-  kill -TERM "$pid" 2>/dev/null || return 0
-  for _ in $(seq 50); do owns || return 0; sleep 0.2; done
-  kill -KILL "$pid" 2>/dev/null || true
-}
+in_background() { "$@" & child=$! child_command="$*"; wait "$child"; local status=$?; child=""; return "$status"; }
+stop_qemu() { stop_owned "$qemu_pid" "ifname=$tap," 10 || true; wait "$qemu_pid" 2>/dev/null || true; qemu_pid=""; }
 teardown() { # idempotent: the guest, then its tap, then the work folder and any half-built cache entry
-  if [ -n "$qemu_pid" ]; then stop_pid "$qemu_pid"; wait "$qemu_pid" 2>/dev/null || true; qemu_pid=""; fi
+  [ -z "$qemu_pid" ] || stop_qemu
   if [ "$tap_made" = yes ]; then ip link del "$tap" 2>/dev/null || true; tap_made=no; fi
   rm -rf "$work" "$cache/.building-$$" "$cache/.app-$$"
 }
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
-  if [ -n "$child" ]; then stop_pid "$child"; wait "$child" 2>/dev/null || true; fi
+  if [ -n "$child" ]; then stop_owned "$child" "$child_command" 10 || true; wait "$child" 2>/dev/null || true; fi
   teardown
   exit "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# -- what a vm.sh killed by SIGKILL left (no trap ran in it): its guest, its tap, its work folder, its half-built cache
+# -- what a vm.sh killed by SIGKILL left (no trap ran in it): its guest, its work folder (only state folders of this
+# user's: own_stale), its half-built cache entries, its tap
 sweep() {
-  local stale owner told=" "
-  for stale in /tmp/ipcbench-vm-*-* "$cache"/.building-* "$cache"/.app-* ; do
-    [ -e "$stale" ] || continue
-    owner=${stale##*/}; owner=${owner#ipcbench-vm-}; owner=${owner#.building-}; owner=${owner#.app-}; owner=${owner%%-*}
-    [[ "$owner" =~ ^[0-9]+$ ]] && ! kill -0 "$owner" 2>/dev/null || continue
-    [[ "$told" == *" $owner "* ]] || echo "== removing what vm.sh $owner left (it was killed)"
-    told+="$owner "
-    [ ! -s "$stale/qemu.pid" ] || stop_pid "$(cat "$stale/qemu.pid")" "ifname=ipcbvm$owner,"
+  local stale owner dirs
+  mapfile -t dirs < <(own_stale vm.sh)
+  for stale in "${dirs[@]}"; do
+    owner=${stale##*-}
+    echo "== removing what vm.sh $owner left (it was killed)"
+    [ ! -s "$stale/qemu.pid" ] || stop_owned "$(<"$stale/qemu.pid")" "ifname=ipcbvm$owner," 10 || true
+    rm -rf "$stale"
+  done
+  for stale in "$cache"/.building-* "$cache"/.app-*; do
+    owner=${stale##*-}
+    [ -e "$stale" ] && ! own_alive "$owner" vm.sh || continue
     rm -rf "$stale"
   done
   for stale in $(ip -o link show 2>/dev/null | grep -o ': ipcbvm[0-9]*[:@]' | tr -d ':@ '); do
     owner=${stale#ipcbvm}
-    kill -0 "$owner" 2>/dev/null || { echo "== removing the tap $stale (vm.sh $owner is gone)"; ip link del "$stale" 2>/dev/null || true; }
+    own_alive "$owner" vm.sh || { echo "== removing the tap $stale (vm.sh $owner is gone)"; ip link del "$stale" 2>/dev/null || true; }
   done
 }
 sweep
@@ -211,7 +209,7 @@ key=$( { echo "$kernel_version"; sha256sum "/boot/vmlinuz-$kernel_version" | cut
 guest=$cache/guest-$key
 
 build_guest() { # the initramfs from the recipe, into $cache/.building-PID, then renamed to $guest at once
-  local root=$work/root building=$cache/.building-$$ dest src
+  local building=$cache/.building-$$ root=$cache/.building-$$/root dest src # on the cache's disk: ~150 MB
   mkdir -p "$root"/{proc,sys,dev,tmp,etc/ipcbench} "$building"
   while IFS=$'\t' read -r dest src; do
     if [ "$dest" = module ]; then # the guest loads them with busybox's insmod, which takes them uncompressed
@@ -286,7 +284,7 @@ if [ "$accel" != tcg ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
   else
     [ "$accel" = auto ] || { console_tail; unsupported "KVM did not boot the guest within 30 s"; }
     echo "== KVM did not boot the guest within 30 s ($(tail -n 1 "$work/qemu.log")): emulating it (TCG)"
-    stop_pid "$qemu_pid"; wait "$qemu_pid" 2>/dev/null || true; qemu_pid=""
+    stop_qemu
   fi
 fi
 if [ "$label" = vm-emulated ]; then

@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # What IpcBench could leave behind, one line each: its processes (servers, client processes, the Mono WCF host), its
-# files in the temp directory and /dev/shm (socket files, named pipes, shared memory, private directories), network
-# namespaces, veth links, a VM's tap, gVisor sandboxes, containers, broker queues, and Redis channels and keys.
+# files in the temp directory and /dev/shm (socket files, named pipes, shared memory, private directories), the scripts'
+# state folders (docker/own.sh; test.sh's brokers' aside), network namespaces, veth links, a VM's tap, gVisor sandboxes,
+# containers, broker queues, and Redis channels and keys (with test.sh's password, from tests/brokers.sh).
 #   tests/leftovers.sh list          prints them now
 #   tests/leftovers.sh since FILE    prints those not in FILE (an earlier list), waiting up to 20 s for them to go:
 #                                    a stopping server, a durable queue set to expire; exit 1 if any stay
 # test.sh lists them before dotnet test and checks after it, so that a test run that leaks fails.
 set -uo pipefail
+. "$(dirname "$0")/../docker/own.sh"
+. "$(dirname "$0")/brokers.sh"
+brokers_env
 tmp=${TMPDIR:-/tmp}
 tmp=${tmp%/}
 
 list() {
-  # Processes whose command line names IpcBench, except this script's own pipeline and the test host while it runs.
-  ps -eo pid=,args= | awk -v self=$$ '$1 != self && /[Ii]pc[Bb]ench/ && !/leftovers\.sh|awk -v self/ { print "process " $0 }'
+  # Processes whose command line names IpcBench, except this script's own pipeline, the test host while it runs and the
+  # nats-server test.sh keeps.
+  ps -eo pid=,args= | awk -v self=$$ '$1 != self && /[Ii]pc[Bb]ench/ && !/leftovers\.sh|awk -v self|nats-server -c [^ ]*\/brokers\/nats\.conf/ { print "process " $0 }'
   # A .NET named pipe on Unix is a socket file CoreFxPipe_NAME in the temp directory.
   find "$tmp" -maxdepth 1 \( -name 'ipcbench*' -o -name 'CoreFxPipe_ipcbench*' \) -printf 'file %p\n' 2>/dev/null
   find /dev/shm -mindepth 1 -maxdepth 1 -printf 'shm %p\n' 2>/dev/null
+  find "$(own_root)" -mindepth 1 -maxdepth 1 ! -name brokers -printf 'state %p\n' 2>/dev/null
   ip netns list 2>/dev/null | awk '{ print "netns " $1 }'
   find /etc/netns -mindepth 1 -maxdepth 1 -printf 'netns-config %p\n' 2>/dev/null
   ip -o link show type veth 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print "veth " $2 }'
@@ -28,7 +34,7 @@ list() {
   if command -v rabbitmqctl >/dev/null && timeout 10 rabbitmqctl -q status >/dev/null 2>&1; then
     timeout 20 rabbitmqctl -q list_queues name 2>/dev/null | awk 'NR > 1 || $1 != "name" { print "queue " $1 }'
   fi
-  if command -v redis-cli >/dev/null && timeout 2 redis-cli ping >/dev/null 2>&1; then
+  if command -v redis-cli >/dev/null && [ "$(timeout 2 redis-cli ping 2>/dev/null)" = PONG ]; then
     timeout 5 redis-cli --raw PUBSUB CHANNELS 'ipcbench*' | awk 'NF { print "redis-channel " $1 }'
     timeout 5 redis-cli --raw --scan | awk 'NF { print "redis-key " $1 }'
   fi

@@ -8,9 +8,11 @@
 #
 #   tests/windows/wine.sh            (root, or Wine installed; called by .ci/run)
 #
-# What does not run under Wine is listed with the reason, not skipped in silence. A crash of the runtime (an exit code
-# that is none of ipcbench's, or the CLR's own message) is told apart from a bad option (exit 2, 'ipcbench ping:'
-# line). Leaves nothing: the Wine prefix, the publish and wineserver go when it ends, also when interrupted.
+# What does not run under Wine is listed with the reason, not skipped in silence; every other row must run ("not
+# supported" from one is a failure). A crash of the runtime (an exit code that is none of ipcbench's, or the CLR's own
+# message) is told apart from a bad option (exit 2, 'ipcbench ping:' line). Leaves nothing: the Wine prefix, the
+# publish and wineserver go when it ends, also when interrupted; what a wine.sh killed by SIGKILL left goes when the
+# next one starts (its private state folder, docker/own.sh: /run/ipcbench/wine.sh-PID as root, names them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=$SECONDS
@@ -22,8 +24,23 @@ if ! command -v wine >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q wine64 >/dev/null
 fi
 
-work=$(mktemp -d /tmp/ipcbench-wine-XXXXXX)
-export WINEPREFIX="$work/prefix" WINEDEBUG=-all
+. docker/own.sh
+mapfile -t stale < <(own_stale wine.sh)
+for dir in "${stale[@]}"; do
+  echo "== removing what wine.sh ${dir##*-} left (it was killed)"
+  bulk=$(cat "$dir/bulk" 2>/dev/null || true)
+  if [ -n "$bulk" ] && own_private "$bulk"; then # the folder mktemp made it, still its user's
+    WINEPREFIX=$bulk/prefix timeout 20 wineserver -k >/dev/null 2>&1 || true # ends that prefix's Wine processes
+    rm -rf "$bulk"
+  fi
+  rm -rf "$dir"
+done
+work=$(own_dir "wine.sh-$$")
+# The prefix and the publish (near 1 GB) go to the temp directory, not to the state folder's file system (often a small
+# tmpfs); the state folder says where, for the next run if this one is killed.
+bulk=$(mktemp -d "${TMPDIR:-/tmp}/ipcbench-wine-XXXXXX")
+echo "$bulk" >"$work/bulk"
+export WINEPREFIX="$bulk/prefix" WINEDEBUG=-all
 # Without it the CLR's W^X double mapping breaks under Wine: 7 of 11 grpc-pipe runs died with "Internal CLR error
 # (0x80131506)" in DynamicResolver+DestroyScout.Finalize.
 export DOTNET_EnableWriteXorExecute=0 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
@@ -31,7 +48,7 @@ cleanup() {
   status=$?
   trap - EXIT INT TERM
   timeout 20 wineserver -k >/dev/null 2>&1 || true # ends every Wine process of this prefix
-  rm -rf "$work"
+  rm -rf "$work" "$bulk"
   exit "$status"
 }
 trap cleanup EXIT
@@ -42,8 +59,8 @@ echo "== Wine: $(wine --version); a fresh prefix"
 timeout 120 wine wineboot --init >"$work/wineboot.log" 2>&1 || { tail -n 20 "$work/wineboot.log" >&2; fail "wineboot failed"; }
 
 echo "== dotnet publish -r win-x64 --self-contained"
-dotnet publish src/IpcBench.Cli -c Release -r win-x64 --self-contained -o "$work/app" -v quiet -nologo
-exe="$work/app/ipcbench.exe"
+dotnet publish src/IpcBench.Cli -c Release -r win-x64 --self-contained -o "$bulk/app" -v quiet -nologo
+exe="$bulk/app/ipcbench.exe"
 
 # ipcbench ARGS...: the Windows CLI under Wine, bounded; its stdout and stderr in $work/out and $work/err.
 ipcbench() { timeout 180 wine "$exe" "$@" >"$work/out" 2>"$work/err"; }
@@ -63,10 +80,9 @@ declare -A unable=(
   [wcf]="its host is a .NET Framework program, which Wine runs only with Wine Mono (not in Debian); the Windows runner job runs it"
   [zmq-libzmq]="no libzmq.dll for Windows here (Debian's libzmq is Linux's)"
 )
-# Every Windows row that must run; then the rest that does, checked as well. Brokered ones need a broker on loopback
-# (test.sh starts them), wcf a .NET Framework host (Windows only): listed with their reasons by ping itself.
-required=(pipe grpc-pipe "mmf --wait spin" "mmf --wait hybrid" "mmf --wait block" tcp grpc jsonrpc)
-others=(udp grpc-stream http http2 signalr jsonrpc-json zmq inproc inproc-copy grpc-codefirst)
+# Every Windows row, each of which must run.
+rows=(pipe grpc-pipe "mmf --wait spin" "mmf --wait hybrid" "mmf --wait block" tcp grpc jsonrpc
+      udp grpc-stream http http2 signalr jsonrpc-json zmq inproc inproc-copy grpc-codefirst)
 for transport in "${!unable[@]}"; do echo "   $transport: not run under Wine: ${unable[$transport]}"; done
 
 # ping_wine_retrying ARGS...: 'ipcbench ping ARGS', once more when Wine failed to create the server's process. Wine's
@@ -84,15 +100,13 @@ ping_wine_retrying() {
 }
 
 failures=()
-ping_one() { # REQUIRED TRANSPORT [OPTIONS...]
-  local required=$1 status=0 name="${*:2}"
-  shift
+ping_one() { # TRANSPORT [OPTIONS...]
+  local status=0 name="$*"
   ping_wine_retrying --transport "$@" --count 300 --warmup 30 --timeout 10s --no-results || status=$?
   case $status in
     0) grep -q 'latency us' "$work/out" || { failures+=("$name: no figures"); return; }
        echo "   $name: $(grep -m1 'latency us' "$work/out" | sed 's/^ *latency us *//')" ;;
-    3) if [ "$required" = yes ]; then failures+=("$name: not supported: $(tail -n 1 "$work/err")")
-       else echo "   $name: not supported: $(tail -n 1 "$work/err" | sed 's/^.* here: //')"; fi ;;
+    3) failures+=("$name: not supported: $(tail -n 1 "$work/err")") ;;
     1|2|130) failures+=("$name: exit $status: $(grep -m1 '^ipcbench' "$work/err" || tail -n 1 "$work/err")") ;;
     124) failures+=("$name: still running after 180 s") ;;
     *) # none of ipcbench's exit codes: the runtime itself died (or Wine did)
@@ -103,9 +117,7 @@ ping_one() { # REQUIRED TRANSPORT [OPTIONS...]
   fi
 }
 echo "== ping, the Windows rows (every reply checked)"
-for spec in "${required[@]}"; do read -ra args <<<"$spec"; ping_one yes "${args[@]}"; done
-echo "== ping, the others"
-for spec in "${others[@]}"; do read -ra args <<<"$spec"; ping_one no "${args[@]}"; done
+for spec in "${rows[@]}"; do read -ra args <<<"$spec"; ping_one "${args[@]}"; done
 
 echo "== mmf's block mode wakes on an event, not on a timer tick"
 status=0; ping_wine_retrying --transport mmf --wait block --count 2000 --warmup 200 --timeout 10s --no-results || status=$?
