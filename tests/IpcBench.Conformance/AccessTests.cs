@@ -25,7 +25,7 @@ public class AccessTests
         await using (var connection = await server.ConnectAsync())
         {
             // mmf makes a channel per client: let one exist before looking.
-            Assert.True(await new Exchange(connection, 8).SendAsync(false, default) >= 0);
+            Assert.True(await new Exchange(connection, 8).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
             var exposure = ServerExposure.Of(server.Process.ProcessId);
 
             Assert.All(exposure.Internet, endpoint => Assert.True(ServerExposure.IsLoopback(endpoint.Address), $"{transport} listens on {endpoint}"));

@@ -27,7 +27,7 @@ public class ConformanceTests
             var exchange = new Exchange(connection, size); // checks length and content of every reply
             for (int i = 0; i < 20; i++)
             {
-                Assert.True(await exchange.SendAsync(tolerateLoss: false, default) >= 0);
+                Assert.True(await exchange.SendAsync(tolerateLoss: false, TestContext.Current.CancellationToken) >= 0);
             }
         }
         Assert.Contains(Sizes, s => caps.RejectSize(s) is null && s >= 1024);
@@ -43,12 +43,12 @@ public class ConformanceTests
         await using (var connection = await server.ConnectAsync())
         {
             var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () =>
-                await connection.RequestAsync(new byte[max + 1], new byte[max + 1]));
+                await connection.RequestAsync(new byte[max + 1], new byte[max + 1], TestContext.Current.CancellationToken));
             Assert.Equal(max, e.Limit);
         }
 
         await using var again = await server.ConnectOnceFreeAsync(); // the server is unharmed (wcf's host takes the next once the last has ended)
-        Assert.True(await new Exchange(again, 16).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(again, 16).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     [Theory]
@@ -62,7 +62,7 @@ public class ConformanceTests
             var exchange = new Exchange(connection, 100 + c);
             for (int i = 0; i < 10; i++)
             {
-                Assert.True(await exchange.SendAsync(false, default) >= 0);
+                Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
             }
         }
     }
@@ -89,10 +89,10 @@ public class ConformanceTests
                 Assert.True(start.SignalAndWait(TimeSpan.FromSeconds(30)));
                 for (int i = 0; i < requests; i++)
                 {
-                    Assert.True(exchange.SendAsync(false, default).AsTask().GetAwaiter().GetResult() >= 0);
+                    Assert.True(exchange.SendAsync(false, TestContext.Current.CancellationToken).AsTask().GetAwaiter().GetResult() >= 0);
                 }
             }, TaskCreationOptions.LongRunning)).ToArray();
-            await Task.WhenAll(threads).WaitAsync(TimeSpan.FromMinutes(2));
+            await Task.WhenAll(threads).WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
         }
         finally
         {
@@ -114,10 +114,10 @@ public class ConformanceTests
             var exchange = new Exchange(connection, request, replySize: reply); // checks the reply's length, number and pattern
             for (int i = 0; i < 20; i++)
             {
-                Assert.True(await exchange.SendAsync(false, default) >= 0);
+                Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
             }
             var echo = new Exchange(connection, request); // an echo client of this server is told plainly
-            var e = await Assert.ThrowsAsync<ReplyMismatchException>(async () => await echo.SendAsync(false, default));
+            var e = await Assert.ThrowsAsync<ReplyMismatchException>(async () => await echo.SendAsync(false, TestContext.Current.CancellationToken));
             Assert.Contains($"reply has {reply} B, expected {request} B", e.Message);
         }
     }
@@ -135,10 +135,10 @@ public class ConformanceTests
             var exchange = new Exchange(connection, 100 + k, firstNumber: (long)k << 40);
             for (int i = 0; i < requests; i++)
             {
-                Assert.True(await exchange.SendAsync(false, default) >= 0);
+                Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
             }
         });
-        await Task.WhenAll(loops).WaitAsync(TimeSpan.FromMinutes(2));
+        await Task.WhenAll(loops).WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
     }
 
     [Theory]
@@ -154,7 +154,7 @@ public class ConformanceTests
         {
             address = AddressQuery.With(address, "connect_timeout", "20s");
         }
-        var result = await ConnectLoop.RunAsync(server.Transport, address, new LoopOptions(Size: 100, Count: 8, Warmup: 2));
+        var result = await ConnectLoop.RunAsync(server.Transport, address, new LoopOptions(Size: 100, Count: 8, Warmup: 2), ct: TestContext.Current.CancellationToken);
         Assert.Equal(8, result.Latency.Count);
         Assert.True(result.Latency.MinUs > 0);
     }
@@ -172,7 +172,7 @@ public class ConformanceTests
         }
         var watch = Stopwatch.StartNew();
         var e = await Assert.ThrowsAnyAsync<TransportException>(async () =>
-            await TransportRegistry.Get(transport).ConnectAsync(nothing));
+            await TransportRegistry.Get(transport).ConnectAsync(nothing, TestContext.Current.CancellationToken));
         Assert.True(watch.Elapsed < TimeSpan.FromSeconds(6), $"took {watch.Elapsed}");
         Assert.Contains(AddressQuery.WithoutQuery(nothing).ToString(), e.Message);
     }
@@ -186,7 +186,7 @@ public class ConformanceTests
         {
             await using var connection = await server.ConnectAsync(timeout: "2s");
             var exchange = new Exchange(connection, 64);
-            Assert.True(await exchange.SendAsync(false, default) >= 0);
+            Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
             ProcessTree.Kill(System.Diagnostics.Process.GetProcessById(server.Process.ProcessId));
             await ClientFailure.WithinSecondsAsync(exchange);
@@ -211,7 +211,7 @@ public class ConformanceTests
         var server = await TestServer.StartAsync(transport);
         await using (var connection = await server.ConnectAsync())
         {
-            Assert.True(await new Exchange(connection, 8).SendAsync(false, default) >= 0);
+            Assert.True(await new Exchange(connection, 8).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         }
         await server.DisposeAsync();
 
@@ -235,13 +235,13 @@ public class ConformanceTests
         await using var server = await TestServer.StartAsync(transport, variant);
         await using var connection = await server.ConnectAsync(timeout: "1s");
         var exchange = new Exchange(connection, 64);
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
         Signal(server.Process.ProcessId, "STOP");
         try
         {
             var watch = Stopwatch.StartNew();
-            await Assert.ThrowsAsync<TransportTimeoutException>(async () => await exchange.SendAsync(false, default));
+            await Assert.ThrowsAsync<TransportTimeoutException>(async () => await exchange.SendAsync(false, TestContext.Current.CancellationToken));
             Assert.InRange(watch.Elapsed, TimeSpan.FromSeconds(0.9), TimeSpan.FromSeconds(4));
         }
         finally

@@ -24,11 +24,11 @@ public class FaultTests
         {
             await using var connection = await server.ConnectAsync(timeout: "2s");
             var exchange = new Exchange(connection, 64);
-            Assert.True(await exchange.SendAsync(false, default) >= 0);
+            Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
             using (var term = Process.Start("kill", $"-TERM {server.Process.ProcessId}"))
             {
-                await term.WaitForExitAsync();
+                await term.WaitForExitAsync(TestContext.Current.CancellationToken);
             }
             await ClientFailure.WithinSecondsAsync(exchange);
             using var exited = new CancellationTokenSource(TimeSpan.FromSeconds(10));
@@ -67,7 +67,7 @@ public class FaultTests
         int[] tree = [server.Process.ProcessId, .. ProcessTree.Descendants(server.Process.ProcessId)];
         using (var stop = Process.Start("kill", $"-STOP {string.Join(' ', tree)}"))
         {
-            await stop.WaitForExitAsync();
+            await stop.WaitForExitAsync(TestContext.Current.CancellationToken);
         }
 
         await server.DisposeAsync(); // asks it to stop, waits, kills it
@@ -98,15 +98,15 @@ public class FaultTests
         }
         await using var server = await TestServer.StartAsync(transport);
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new Exchange(connection, 64).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 64).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
         string sockets = "";
         for (int i = 0; i < 30 && !sockets.Contains("timer:(keepalive,", StringComparison.Ordinal); i++)
         {
-            await Task.Delay(100); // once the last reply is acknowledged, the only timer left is keepalive's
+            await Task.Delay(100, TestContext.Current.CancellationToken); // once the last reply is acknowledged, the only timer left is keepalive's
             var ss = Process.Start(new ProcessStartInfo("ss", $"-tnoi state established ( sport = :{server.Process.Address.Port} )") { RedirectStandardOutput = true })!;
-            sockets = await ss.StandardOutput.ReadToEndAsync();
-            await ss.WaitForExitAsync();
+            sockets = await ss.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
+            await ss.WaitForExitAsync(TestContext.Current.CancellationToken);
         }
 
         Assert.Contains("timer:(keepalive,", sockets); // the server's side of the one connection

@@ -6,7 +6,6 @@ using IpcBench.Core.Contract;
 using IpcBench.Core.Harness.Measurement;
 using IpcBench.Core.Kit.Framing;
 using IpcBench.Core.Kit.Processes;
-using Xunit.Abstractions;
 
 namespace IpcBench.Conformance;
 
@@ -56,7 +55,7 @@ public class HostileClientTests(ITestOutputHelper output)
         bool lossy = server.Transport.Capabilities.MayLoseMessages;
         var good = await server.ConnectAsync(timeout: lossy ? "1s" : "5s");
         var exchange = new Exchange(good, 100);
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         int pid = server.Process.ProcessId;
         long before = Memory(pid, "VmRSS");
         var exposure = ServerExposure.Of(pid);
@@ -145,10 +144,10 @@ public class HostileClientTests(ITestOutputHelper output)
 
         for (int i = 0; i < frame.Length; i++)
         {
-            await slow.SendAsync(frame.AsMemory(i, 1), SocketFlags.None);
+            await slow.SendAsync(frame.AsMemory(i, 1), SocketFlags.None, TestContext.Current.CancellationToken);
             if (i % 10 == 0)
             {
-                Assert.True(await exchange.SendAsync(false, default) >= 0); // the slow sender holds up no one
+                Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0); // the slow sender holds up no one
             }
         }
 
@@ -178,7 +177,7 @@ public class HostileClientTests(ITestOutputHelper output)
         int pid = server.Process.ProcessId;
         await using var good = await server.ConnectAsync();
         var exchange = new Exchange(good, 64);
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         long before = Memory(pid, "VmRSS");
 
         var liars = new List<Socket>();
@@ -192,8 +191,8 @@ public class HostileClientTests(ITestOutputHelper output)
                 liars.Add(socket);
                 await socket.SendAsync(frame, SocketFlags.None);
             }
-            Assert.True(await exchange.SendAsync(false, default) >= 0);
-            await Task.Delay(500); // every session has read what it was sent
+            Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
+            await Task.Delay(500, TestContext.Current.CancellationToken); // every session has read what it was sent
             long peak = Memory(pid, "VmHWM");
             output.WriteLine($"{transport}: {clients} clients announcing {LengthPrefix.DefaultMaxPayload >> 20} MiB and sending {sent} B: "
                 + $"resident memory {before >> 20} MB before, peak {peak >> 20} MB");
@@ -204,7 +203,7 @@ public class HostileClientTests(ITestOutputHelper output)
         {
             liars.ForEach(s => s.Dispose());
         }
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     /// <summary>StreamJsonRpc buffers whatever a header announces: the server's guard drops a connection whose header is over the limit.</summary>
@@ -216,14 +215,14 @@ public class HostileClientTests(ITestOutputHelper output)
         await using var server = await TestServer.StartAsync(transport);
         await using var good = await server.ConnectAsync();
         var exchange = new Exchange(good, 64);
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         using var liar = await RawClient.ConnectAsync(server.Process.Address);
         byte[] header = new byte[4];
         System.Buffers.Binary.BinaryPrimitives.WriteUInt32BigEndian(header, 1u << 30);
         await liar.SendAsync(transport == "jsonrpc" ? header : System.Text.Encoding.ASCII.GetBytes("Content-Length: 1073741824\r\n\r\n"), SocketFlags.None);
 
         Assert.Equal(0, await RawClient.ReadUntilClosedAsync(liar, TimeSpan.FromSeconds(10)));
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         Assert.False(server.Process.HasExited, server.Process.RecentErrors);
     }
 

@@ -27,7 +27,7 @@ public class MmfTests
             Assert.False(File.Exists(channel + ".4"));
             foreach (var client in clients)
             {
-                Assert.True(await new Exchange(client, 10).SendAsync(false, default) >= 0);
+                Assert.True(await new Exchange(client, 10).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
                 await client.DisposeAsync();
             }
         }
@@ -39,11 +39,11 @@ public class MmfTests
     {
         await using var server = await TestServer.StartAsync("mmf", "capacity=4096");
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new Exchange(connection, 4096).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 4096).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
-        var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () => await connection.RequestAsync(new byte[4097], new byte[4097]));
+        var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () => await connection.RequestAsync(new byte[4097], new byte[4097], TestContext.Current.CancellationToken));
         Assert.Contains("capacity=", e.Message);
-        Assert.True(await new Exchange(connection, 100).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 100).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     [Theory]
@@ -57,7 +57,7 @@ public class MmfTests
         string next = PathAddress.ToPath(server.Process.Address) + ".1";
         for (int i = 0; i < 100 && !File.Exists(next); i++)
         {
-            await Task.Delay(50);
+            await Task.Delay(50, TestContext.Current.CancellationToken);
         }
 
         // A client writing the channel by hand, as LAYOUT.md lays it out: its pid at 128 claims it, the attach
@@ -74,9 +74,9 @@ public class MmfTests
             await Eventually.ContainsAsync($"request length {length} B exceeds the channel capacity of 4096 B", () => server.Process.RecentErrors);
             Assert.Equal(0, channel.ReadInt32(128)); // released: the channel is free for the next client
         }
-        Assert.True(await new Exchange(good, 4096).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(good, 4096).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         await using var fresh = await server.ConnectAsync();
-        Assert.True(await new Exchange(fresh, 100).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(fresh, 100).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         Assert.False(server.Process.HasExited);
     }
 

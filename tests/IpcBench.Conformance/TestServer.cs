@@ -26,7 +26,7 @@ public sealed class TestServer : IAsyncDisposable
     public static async Task<TestServer> StartAsync(string transportName, string variant = "", Uri? address = null, int? replySize = null)
     {
         var transport = TransportRegistry.Get(transportName);
-        var process = await new ServeRequest(transport.Name) { Address = WithVariant(address ?? transport.DefaultAddress(), variant), ReplySize = replySize }.StartAsync();
+        var process = await new ServeRequest(transport.Name) { Address = WithVariant(address ?? transport.DefaultAddress(), variant), ReplySize = replySize }.StartAsync(ct: TestContext.Current.CancellationToken);
         return new TestServer(transport, process, variant);
     }
 

@@ -34,9 +34,9 @@ public static class TransportCases
         get
         {
             var data = new TheoryData<string, string>();
-            foreach (var row in AllVariants.Where(row => !(row[0] is "wcf" && row[1] is "connection_buffer=8192")))
+            foreach (var (transport, variant) in AllVariants.Select(row => row.Data).Where(row => !(row.Item1 is "wcf" && row.Item2 is "connection_buffer=8192")))
             {
-                data.Add((string)row[0], (string)row[1]);
+                data.Add(transport, variant);
             }
             return data;
         }

@@ -142,7 +142,7 @@ public class CliTests
             Assert.Contains($"results: {folder}", stderr);
             var run = IpcBench.Reporting.ResultsFile.Read(folder);
             // --json is the same record, byte for byte: one schema for scripts and reports.
-            Assert.Equal(await File.ReadAllTextAsync(Path.Combine(folder, "results.json")), await File.ReadAllTextAsync(json));
+            Assert.Equal(await File.ReadAllTextAsync(Path.Combine(folder, "results.json"), TestContext.Current.CancellationToken), await File.ReadAllTextAsync(json, TestContext.Current.CancellationToken));
             var single = Assert.Single(run.Cases);
             Assert.True(single.LatencyUs.P50 > 0 && single.LatencyUs.P50 <= single.LatencyUs.P99, $"p50 {single.LatencyUs.P50}, p99 {single.LatencyUs.P99}");
             Assert.True(single.RequestsPerSecond > 0);
@@ -153,7 +153,7 @@ public class CliTests
             // The machine's wake-ups, measured with the run.
             var wakeUp = Assert.IsType<IpcBench.Reporting.WakeUpFigures>(run.Environment.WakeUp);
             Assert.Equal(OperatingSystem.IsLinux(), wakeUp.OneCpuUs > 0);
-            Assert.Contains("## Wake-ups", await File.ReadAllTextAsync(Path.Combine(folder, "env.md")));
+            Assert.Contains("## Wake-ups", await File.ReadAllTextAsync(Path.Combine(folder, "env.md"), TestContext.Current.CancellationToken));
             foreach (string file in new[] { "summary.md", "summary.csv", "env.md", "latency-by-size.svg", "percentiles.svg" })
             {
                 Assert.True(File.Exists(Path.Combine(folder, file)), $"missing {file}");
@@ -315,29 +315,29 @@ public class CliTests
         }
         using var cli = CliProcess.Start("ping", "--transport", "tcp", "--clients", "2", "--client-processes", "2", "--duration", "600s", "--no-results");
         var ping = cli.Process;
-        _ = ping.StandardError.ReadToEndAsync();
+        _ = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
         List<int> workers;
         try
         {
             var started = DateTime.UtcNow + TimeSpan.FromSeconds(60);
             do
             {
-                await Task.Delay(500);
+                await Task.Delay(500, TestContext.Current.CancellationToken);
                 workers = [.. Children(ping.Id).Where(pid => CommandLine(pid).Contains("--worker-output"))];
             }
             while (workers.Count < 2 && DateTime.UtcNow < started && !ping.HasExited);
             Assert.Equal(2, workers.Count);
-            await Task.Delay(2000); // the workers are measuring
+            await Task.Delay(2000, TestContext.Current.CancellationToken); // the workers are measuring
         }
         finally
         {
             ping.Kill(); // SIGKILL: no chance to clean up; the workers see their stdin close (and a failed test leaves no 600 s run)
-            await ping.WaitForExitAsync();
+            await ping.WaitForExitAsync(TestContext.Current.CancellationToken);
         }
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
         while (workers.Any(pid => Directory.Exists($"/proc/{pid}")) && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(100);
+            await Task.Delay(100, TestContext.Current.CancellationToken);
         }
         Assert.DoesNotContain(workers, pid => Directory.Exists($"/proc/{pid}") && CommandLine(pid).Contains("--worker-output"));
         foreach (int pid in Children(ping.Id))
@@ -424,13 +424,13 @@ public class CliTests
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
         using var cli = CliProcess.Start("ping", "--transport", "tcp", "--count", "100000000", "--results", results);
         var ping = cli.Process;
-        var stderr = ping.StandardError.ReadToEndAsync();
-        await Task.Delay(3000); // the server is up and requests flow
+        var stderr = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
+        await Task.Delay(3000, TestContext.Current.CancellationToken); // the server is up and requests flow
         using (var kill = Process.Start("kill", ["-TERM", ping.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
         {
-            await kill.WaitForExitAsync();
+            await kill.WaitForExitAsync(TestContext.Current.CancellationToken);
         }
-        await ping.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(20));
+        await ping.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(20), TestContext.Current.CancellationToken);
         Assert.Equal(130, ping.ExitCode);
         string errors = await stderr;
         Assert.Contains("ipcbench ping: interrupted", errors);
@@ -453,11 +453,11 @@ public class CliTests
         var pinned = ping.Under("taskset", "-c", "0");
         pinned.RedirectStandardOutput = pinned.RedirectStandardError = true;
         using var client = Process.Start(pinned)!;
-        var stdout = client.StandardOutput.ReadToEndAsync();
-        var stderr = client.StandardError.ReadToEndAsync();
+        var stdout = client.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
+        var stderr = client.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
         try
         {
-            await client.WaitForExitAsync().WaitAsync(RunTimeout);
+            await client.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(RunTimeout, TestContext.Current.CancellationToken);
         }
         finally
         {
@@ -474,7 +474,7 @@ public class CliTests
         int port = LoopbackPort.Free();
         var ping = RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}", "--wait-for-server", "30s",
             "--count", "200", "--warmup", "10", "--no-results");
-        await Task.Delay(1500); // ping is retrying by now
+        await Task.Delay(1500, TestContext.Current.CancellationToken); // ping is retrying by now
         using (CliProcess.Start("serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}"))
         {
             var (exit, stdout, stderr) = await ping;

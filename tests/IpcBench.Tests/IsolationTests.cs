@@ -133,27 +133,27 @@ public class IsolationTests
         using var cli = CliProcess.Start("ping", "--transport", "uds", "--isolation", "sandbox", "--count", "100000000",
             "--timeout", "1s", "--no-results");
         var ping = cli.Process;
-        _ = ping.StandardOutput.ReadToEndAsync();
-        var stderr = ping.StandardError.ReadToEndAsync();
+        _ = ping.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
+        var stderr = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
         int? runsc = null;
         string[] directories = [];
         var deadline = DateTime.UtcNow.AddSeconds(30);
         while (directories.Length == 0 && DateTime.UtcNow < deadline && !ping.HasExited)
         {
-            await Task.Delay(200);
+            await Task.Delay(200, TestContext.Current.CancellationToken);
             runsc ??= ProcessTree.Children(ping.Id).Cast<int?>()
                 .FirstOrDefault(pid => ReadOrEmpty($"/proc/{pid}/cmdline").Contains("-force-overlay=false", StringComparison.Ordinal));
             directories = runsc is null ? [] : Directory.GetDirectories(Path.GetTempPath(), $"ipcbench-{runsc}-*");
         }
         Assert.True(directories.Length == 1, $"no private directory named after the sandbox's pid on the host ({runsc})");
         int sandbox = ProcessTree.Descendants(runsc!.Value).Single(pid => ReadOrEmpty($"/proc/{pid}/cmdline").StartsWith("runsc-sandbox", StringComparison.Ordinal));
-        await Task.Delay(1000); // requests flow
+        await Task.Delay(1000, TestContext.Current.CancellationToken); // requests flow
 
         using (var stop = Process.Start("kill", ["-STOP", $"{sandbox}"])!)
         {
-            await stop.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
+            await stop.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken);
         }
-        await ping.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(20));
+        await ping.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(20), TestContext.Current.CancellationToken);
 
         Assert.Equal(1, ping.ExitCode);
         Assert.Contains("no reply", await stderr);
@@ -161,7 +161,7 @@ public class IsolationTests
         var gone = DateTime.UtcNow.AddSeconds(10);
         while (ReadOrEmpty($"/proc/{sandbox}/cmdline").Length > 0 && DateTime.UtcNow < gone) // a zombie's is empty
         {
-            await Task.Delay(100);
+            await Task.Delay(100, TestContext.Current.CancellationToken);
         }
         Assert.True(ReadOrEmpty($"/proc/{sandbox}/cmdline").Length == 0, $"the frozen sandbox {sandbox} is still there");
     }
@@ -214,11 +214,11 @@ public class IsolationTests
         var deadline = DateTime.UtcNow.AddSeconds(30);
         while (name is null && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(200);
+            await Task.Delay(200, TestContext.Current.CancellationToken);
             name = Namespaces().FirstOrDefault(n => n.StartsWith(prefix, StringComparison.Ordinal));
         }
         Assert.NotNull(name);
-        await Task.Delay(1000); // the server is up and requests flow
+        await Task.Delay(1000, TestContext.Current.CancellationToken); // the server is up and requests flow
         var serverPids = (await RunAsync("ip", "netns", "pids", name)).Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.NotEmpty(serverPids);
         if (isolation == "container")
@@ -229,7 +229,7 @@ public class IsolationTests
         }
 
         ping.Kill(); // SIGKILL: nothing in ping runs after it
-        await ping.WaitForExitAsync();
+        await ping.WaitForExitAsync(TestContext.Current.CancellationToken);
 
         await AssertGoneAsync(name, serverPids);
     }
@@ -266,24 +266,24 @@ public class IsolationTests
             }
         };
         ping.BeginErrorReadLine();
-        _ = ping.StandardOutput.ReadToEndAsync();
+        _ = ping.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
         int? server = null;
         var deadline = DateTime.UtcNow.AddSeconds(30);
         while (server is null && DateTime.UtcNow < deadline && !ping.HasExited)
         {
-            await Task.Delay(200);
+            await Task.Delay(200, TestContext.Current.CancellationToken);
             server = ProcessTree.Descendants(ping.Id).Cast<int?>().FirstOrDefault(pid => IsServe(pid!.Value));
         }
         Assert.True(server is not null, "ping started no server");
-        await Task.Delay(2000); // requests flow
+        await Task.Delay(2000, TestContext.Current.CancellationToken); // requests flow
         Assert.False(ping.HasExited);
 
         using (var stop = Process.Start("kill", ["-STOP", $"{server}"])!)
         {
-            await stop.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
+            await stop.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken);
         }
         frozen.Start();
-        string error = await errorLine.Task.WaitAsync(TimeSpan.FromSeconds(20));
+        string error = await errorLine.Task.WaitAsync(TimeSpan.FromSeconds(20), TestContext.Current.CancellationToken);
 
         Assert.True(frozen.Elapsed < TimeSpan.FromSeconds(2),
             $"the client failed {frozen.Elapsed.TotalSeconds:0.0} s after its server froze, its timeout 1 s; its stderr:\n{string.Join('\n', stderr)}");
@@ -308,7 +308,7 @@ public class IsolationTests
             return; // not root, or no ip: the netns tests above say so
         }
         using var gone = Process.Start("true")!;
-        await gone.WaitForExitAsync();
+        await gone.WaitForExitAsync(TestContext.Current.CancellationToken);
         string id = Convert.ToHexStringLower(System.Security.Cryptography.RandomNumberGenerator.GetBytes(3));
         string stale = $"ipcbench-{gone.Id}-{id}", live = $"ipcbench-{Environment.ProcessId}-{id}";
         try

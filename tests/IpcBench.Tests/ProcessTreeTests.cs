@@ -20,7 +20,7 @@ public class ProcessTreeTests
             var deadline = DateTime.UtcNow.AddSeconds(10);
             while (tree.Count < 3 && DateTime.UtcNow < deadline) // the inner shell, its sleep and the outer sleep
             {
-                await Task.Delay(50);
+                await Task.Delay(50, TestContext.Current.CancellationToken);
                 tree = [.. ProcessTree.Descendants(shell.Id)];
             }
             Assert.Equal(3, tree.Count);
@@ -31,7 +31,7 @@ public class ProcessTreeTests
             deadline = DateTime.UtcNow.AddSeconds(5);
             while (tree.Any(IsRunning) && DateTime.UtcNow < deadline)
             {
-                await Task.Delay(50);
+                await Task.Delay(50, TestContext.Current.CancellationToken);
             }
             Assert.DoesNotContain(tree, IsRunning);
         }
