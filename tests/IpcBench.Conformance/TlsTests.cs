@@ -77,6 +77,7 @@ public class TlsTests
     [MemberData(nameof(TransportCases.Secure), MemberType = typeof(TransportCases))]
     public async Task No_key_reaches_the_disk(string transport)
     {
+        await RunsHere.RequireAsync(transport);
         string home = Directory.CreateTempSubdirectory("ipcbench-home-").FullName;
         string temp = Directory.CreateTempSubdirectory("ipcbench-tmp-").FullName;
         try

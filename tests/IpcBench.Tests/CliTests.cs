@@ -114,10 +114,7 @@ public class CliTests
     [InlineData("--transport", "mmf", "--wait", "spin")]
     public async Task Ping_runs_cross_core_where_there_are_two_cpus(params string[] args)
     {
-        if (IpcBench.Core.Harness.Hosting.CpuAffinity.UsableCpus().Count < 2)
-        {
-            return; // nothing to place on
-        }
+        Assert.SkipWhen(IpcBench.Core.Harness.Hosting.CpuAffinity.UsableCpus().Count < 2, "needs two CPUs this process may use, one for each side");
         var (exit, stdout, stderr) = await RunAsync(["ping", .. args, "--count", "200", "--warmup", "20", "--no-results"]);
         Assert.True(exit == 0, stderr);
         Assert.Matches(@"placement cross-core \(client cpu (\d+), server cpu (?!\1)\d+\)", stdout);
@@ -268,10 +265,7 @@ public class CliTests
     [Fact]
     public async Task A_transport_this_OS_cannot_run_exits_3_and_says_why()
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // grpc-pipe runs there
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "grpc-pipe runs on Windows: this checks its refusal elsewhere");
         var (exit, _, stderr) = await RunAsync("ping", "--transport", "grpc-pipe");
         Assert.Equal(3, exit);
         Assert.Contains("grpc-pipe does not run here: Kestrel listens on named pipes only on Windows", stderr);
@@ -309,10 +303,7 @@ public class CliTests
     [Fact]
     public async Task A_killed_ping_leaves_no_client_process_behind()
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // no SIGKILL to send
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "kills ping with SIGKILL, which Windows has not");
         using var cli = CliProcess.Start("ping", "--transport", "tcp", "--clients", "2", "--client-processes", "2", "--duration", "600s", "--no-results");
         var ping = cli.Process;
         _ = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
@@ -417,10 +408,7 @@ public class CliTests
     [Fact]
     public async Task A_terminated_ping_says_so_in_one_line_exits_130_and_writes_nothing()
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // no SIGTERM to send
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "stops ping with SIGTERM, which Windows has not");
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
         using var cli = CliProcess.Start("ping", "--transport", "tcp", "--count", "100000000", "--results", results);
         var ping = cli.Process;
@@ -442,10 +430,7 @@ public class CliTests
     [Fact]
     public async Task A_client_on_one_cpu_pings_a_server_elsewhere_at_cross_core_placement()
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            return; // taskset gives the client its one CPU
-        }
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "gives the client its one CPU with taskset, which is Linux's");
         int port = LoopbackPort.Free();
         using var server = CliProcess.Start("serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}");
         var ping = ServerCommand.Resolve().StartInfo("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}",
