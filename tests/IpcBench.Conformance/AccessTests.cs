@@ -17,15 +17,12 @@ public class AccessTests
     [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
     public async Task A_server_on_its_default_address_is_reachable_from_this_machine_and_this_user_only(string transport)
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            return;
-        }
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "reads the server's sockets and mapped files from /proc, which is Linux's");
         await using var server = await TestServer.StartAsync(transport);
         await using (var connection = await server.ConnectAsync())
         {
             // mmf makes a channel per client: let one exist before looking.
-            Assert.True(await new Exchange(connection, 8).SendAsync(false, default) >= 0);
+            Assert.True(await new Exchange(connection, 8).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
             var exposure = ServerExposure.Of(server.Process.ProcessId);
 
             Assert.All(exposure.Internet, endpoint => Assert.True(ServerExposure.IsLoopback(endpoint.Address), $"{transport} listens on {endpoint}"));
@@ -42,10 +39,7 @@ public class AccessTests
     [Fact]
     public async Task A_server_told_to_listen_on_every_interface_is_seen_doing_so()
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            return;
-        }
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "reads the server's sockets and mapped files from /proc, which is Linux's");
         await using var server = await TestServer.StartAsync("tcp", address: new Uri("tcp://0.0.0.0:0"));
 
         var listening = Assert.Single(ServerExposure.Of(server.Process.ProcessId).Listening);
@@ -56,10 +50,7 @@ public class AccessTests
     [Fact]
     public async Task A_pipe_servers_socket_file_is_the_owners_only()
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            return;
-        }
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "reads the server's sockets and mapped files from /proc, which is Linux's");
         await using var server = await TestServer.StartAsync("pipe");
 
         // The other socket file is the runtime's diagnostics port (dotnet-diagnostic-PID-...-socket, 0600).

@@ -41,12 +41,12 @@ public class AmqpTests
         // killed, expires once unused for a while. Asking about it counts as use, so ask only after that.
         if (kill && transport == "amqp-confirm")
         {
-            await Task.Delay(Transports.RabbitMQ.AmqpTransport.OrphanQueueExpiry + TimeSpan.FromSeconds(3));
+            await Task.Delay(Transports.RabbitMQ.AmqpTransport.OrphanQueueExpiry + TimeSpan.FromSeconds(3), TestContext.Current.CancellationToken);
         }
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(5);
         while (await QueueExistsAsync(queue) && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(500);
+            await Task.Delay(500, TestContext.Current.CancellationToken);
         }
         Assert.False(await QueueExistsAsync(queue), $"{queue} is left on the broker");
     }
@@ -70,7 +70,7 @@ public class AmqpTests
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(5);
         while (await QueueExistsAsync(queue) && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(500);
+            await Task.Delay(500, TestContext.Current.CancellationToken);
         }
         Assert.False(await QueueExistsAsync(queue), $"{queue} is left on the broker");
     }

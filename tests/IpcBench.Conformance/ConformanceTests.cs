@@ -27,7 +27,7 @@ public class ConformanceTests
             var exchange = new Exchange(connection, size); // checks length and content of every reply
             for (int i = 0; i < 20; i++)
             {
-                Assert.True(await exchange.SendAsync(tolerateLoss: false, default) >= 0);
+                Assert.True(await exchange.SendAsync(tolerateLoss: false, TestContext.Current.CancellationToken) >= 0);
             }
         }
         Assert.Contains(Sizes, s => caps.RejectSize(s) is null && s >= 1024);
@@ -43,28 +43,36 @@ public class ConformanceTests
         await using (var connection = await server.ConnectAsync())
         {
             var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () =>
-                await connection.RequestAsync(new byte[max + 1], new byte[max + 1]));
+                await connection.RequestAsync(new byte[max + 1], new byte[max + 1], TestContext.Current.CancellationToken));
             Assert.Equal(max, e.Limit);
         }
 
         await using var again = await server.ConnectOnceFreeAsync(); // the server is unharmed (wcf's host takes the next once the last has ended)
-        Assert.True(await new Exchange(again, 16).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(again, 16).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     [Theory]
     [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
-    public async Task Serves_several_connections_one_after_another(string transport)
+    public async Task Serves_several_connections_one_after_another_then_stops_cleanly_when_told(string transport)
     {
-        await using var server = await TestServer.StartAsync(transport);
-        for (int c = 0; c < 5; c++)
+        var server = await TestServer.StartAsync(transport);
+        try
         {
-            await using var connection = await server.ConnectOnceFreeAsync(); // wcf's host takes the next only once the last has ended
-            var exchange = new Exchange(connection, 100 + c);
-            for (int i = 0; i < 10; i++)
+            for (int c = 0; c < 5; c++)
             {
-                Assert.True(await exchange.SendAsync(false, default) >= 0);
+                await using var connection = await server.ConnectOnceFreeAsync(); // wcf's host takes the next only once the last has ended
+                var exchange = new Exchange(connection, 100 + c);
+                for (int i = 0; i < 10; i++)
+                {
+                    Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
+                }
             }
         }
+        finally
+        {
+            await server.DisposeAsync(); // closes its stdin: told to stop
+        }
+        Assert.True(server.Process.ExitCode == 0, $"exit code {server.Process.ExitCode}; the server's last stderr lines: {server.Process.RecentErrors}");
     }
 
     [Theory]
@@ -89,10 +97,10 @@ public class ConformanceTests
                 Assert.True(start.SignalAndWait(TimeSpan.FromSeconds(30)));
                 for (int i = 0; i < requests; i++)
                 {
-                    Assert.True(exchange.SendAsync(false, default).AsTask().GetAwaiter().GetResult() >= 0);
+                    Assert.True(exchange.SendAsync(false, TestContext.Current.CancellationToken).AsTask().GetAwaiter().GetResult() >= 0);
                 }
             }, TaskCreationOptions.LongRunning)).ToArray();
-            await Task.WhenAll(threads).WaitAsync(TimeSpan.FromMinutes(2));
+            await Task.WhenAll(threads).WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
         }
         finally
         {
@@ -114,10 +122,10 @@ public class ConformanceTests
             var exchange = new Exchange(connection, request, replySize: reply); // checks the reply's length, number and pattern
             for (int i = 0; i < 20; i++)
             {
-                Assert.True(await exchange.SendAsync(false, default) >= 0);
+                Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
             }
             var echo = new Exchange(connection, request); // an echo client of this server is told plainly
-            var e = await Assert.ThrowsAsync<ReplyMismatchException>(async () => await echo.SendAsync(false, default));
+            var e = await Assert.ThrowsAsync<ReplyMismatchException>(async () => await echo.SendAsync(false, TestContext.Current.CancellationToken));
             Assert.Contains($"reply has {reply} B, expected {request} B", e.Message);
         }
     }
@@ -135,10 +143,10 @@ public class ConformanceTests
             var exchange = new Exchange(connection, 100 + k, firstNumber: (long)k << 40);
             for (int i = 0; i < requests; i++)
             {
-                Assert.True(await exchange.SendAsync(false, default) >= 0);
+                Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
             }
         });
-        await Task.WhenAll(loops).WaitAsync(TimeSpan.FromMinutes(2));
+        await Task.WhenAll(loops).WaitAsync(TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
     }
 
     [Theory]
@@ -154,7 +162,7 @@ public class ConformanceTests
         {
             address = AddressQuery.With(address, "connect_timeout", "20s");
         }
-        var result = await ConnectLoop.RunAsync(server.Transport, address, new LoopOptions(Size: 100, Count: 8, Warmup: 2));
+        var result = await ConnectLoop.RunAsync(server.Transport, address, new LoopOptions(Size: 100, Count: 8, Warmup: 2), ct: TestContext.Current.CancellationToken);
         Assert.Equal(8, result.Latency.Count);
         Assert.True(result.Latency.MinUs > 0);
     }
@@ -172,7 +180,7 @@ public class ConformanceTests
         }
         var watch = Stopwatch.StartNew();
         var e = await Assert.ThrowsAnyAsync<TransportException>(async () =>
-            await TransportRegistry.Get(transport).ConnectAsync(nothing));
+            await TransportRegistry.Get(transport).ConnectAsync(nothing, TestContext.Current.CancellationToken));
         Assert.True(watch.Elapsed < TimeSpan.FromSeconds(6), $"took {watch.Elapsed}");
         Assert.Contains(AddressQuery.WithoutQuery(nothing).ToString(), e.Message);
     }
@@ -182,11 +190,13 @@ public class ConformanceTests
     public async Task A_server_killed_mid_run_makes_the_client_fail_quickly(string transport, string variant)
     {
         var server = await TestServer.StartAsync(transport, variant);
+        IReadOnlyList<string> files;
         try
         {
             await using var connection = await server.ConnectAsync(timeout: "2s");
             var exchange = new Exchange(connection, 64);
-            Assert.True(await exchange.SendAsync(false, default) >= 0);
+            Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
+            files = ServerFiles.AssertMadeBy(server);
 
             ProcessTree.Kill(System.Diagnostics.Process.GetProcessById(server.Process.ProcessId));
             await ClientFailure.WithinSecondsAsync(exchange);
@@ -197,51 +207,46 @@ public class ConformanceTests
         }
 
         // A killed server cannot remove its files: the next server removes them.
-        await (await TestServer.StartAsync(transport, variant)).DisposeAsync();
-        foreach (string file in ServerFiles.Of(server))
+        if (files.Count > 0)
         {
-            Assert.False(File.Exists(file), $"{file} of the killed server is left behind");
+            await (await TestServer.StartAsync(transport, variant)).DisposeAsync();
+            ServerFiles.AssertGone(files, "the killed server");
         }
     }
 
     [Theory]
-    [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
+    [MemberData(nameof(TransportCases.MakingFiles), MemberType = typeof(TransportCases))]
     public async Task A_stopped_server_leaves_no_file_behind(string transport)
     {
         var server = await TestServer.StartAsync(transport);
+        IReadOnlyList<string> files;
         await using (var connection = await server.ConnectAsync())
         {
-            Assert.True(await new Exchange(connection, 8).SendAsync(false, default) >= 0);
+            Assert.True(await new Exchange(connection, 8).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
+            files = ServerFiles.AssertMadeBy(server);
         }
         await server.DisposeAsync();
 
         Assert.Equal(0, server.Process.ExitCode);
-        foreach (string file in ServerFiles.Of(server))
-        {
-            Assert.False(File.Exists(file), $"{file} is left behind");
-            Assert.False(Directory.Exists(Path.GetDirectoryName(file)) && Path.GetFileName(Path.GetDirectoryName(file)!).StartsWith("ipcbench-"),
-                $"the private directory of {file} is left behind");
-        }
+        Assert.NotEmpty(files);
+        ServerFiles.AssertGone(files, "the stopped server");
     }
 
     [Theory]
     [MemberData(nameof(TransportCases.AllVariants), MemberType = typeof(TransportCases))]
     public async Task A_server_that_stops_answering_makes_the_client_time_out(string transport, string variant)
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // SIGSTOP is how this test freezes the server
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "freezes the server with SIGSTOP, which Windows has not");
         await using var server = await TestServer.StartAsync(transport, variant);
         await using var connection = await server.ConnectAsync(timeout: "1s");
         var exchange = new Exchange(connection, 64);
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
         Signal(server.Process.ProcessId, "STOP");
         try
         {
             var watch = Stopwatch.StartNew();
-            await Assert.ThrowsAsync<TransportTimeoutException>(async () => await exchange.SendAsync(false, default));
+            await Assert.ThrowsAsync<TransportTimeoutException>(async () => await exchange.SendAsync(false, TestContext.Current.CancellationToken));
             Assert.InRange(watch.Elapsed, TimeSpan.FromSeconds(0.9), TimeSpan.FromSeconds(4));
         }
         finally

@@ -36,7 +36,7 @@ public class DBusTests
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
         while (ProcessLiveness.IsAlive(bus) && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(100);
+            await Task.Delay(100, TestContext.Current.CancellationToken);
         }
         Assert.False(ProcessLiveness.IsAlive(bus), $"the bus (pid {bus}) outlived its server");
         Assert.False(Directory.Exists(Path.GetDirectoryName(PathAddress.ToPath(server.Process.Address))));
@@ -57,7 +57,7 @@ public class DBusTests
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(5);
         while (ProcessLiveness.IsAlive(bus) && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(50);
+            await Task.Delay(50, TestContext.Current.CancellationToken);
         }
         Assert.False(ProcessLiveness.IsAlive(bus), $"the bus (pid {bus}) outlived its supervisor's SIG{signal}");
     }
@@ -66,7 +66,7 @@ public class DBusTests
     public void A_socket_path_is_written_as_a_dbus_address_escapes_it_and_a_non_ascii_one_is_refused()
     {
         var transport = TransportRegistry.Get("dbus");
-        var e = Assert.ThrowsAny<Exception>(() => transport.ConnectAsync(new Uri("dbus:///tmp/bus-\u00e9")).AsTask().GetAwaiter().GetResult());
+        var e = Assert.ThrowsAny<Exception>(() => transport.ConnectAsync(new Uri("dbus:///tmp/bus-\u00e9"), TestContext.Current.CancellationToken).AsTask().GetAwaiter().GetResult());
         Assert.Contains("ASCII only", e.Message);
     }
 
@@ -78,7 +78,7 @@ public class DBusTests
         {
             await using var server = await TestServer.StartAsync("dbus", address: new Uri($"dbus://{Uri.EscapeDataString(Path.Combine(folder, "bus")).Replace("%2F", "/")}"));
             await using var client = await server.ConnectAsync();
-            Assert.Equal(3, await client.RequestAsync("abc"u8.ToArray(), new byte[3]));
+            Assert.Equal(3, await client.RequestAsync("abc"u8.ToArray(), new byte[3], TestContext.Current.CancellationToken));
         }
         finally
         {
@@ -107,12 +107,12 @@ public class DBusTests
     {
         await using var server = await TestServer.StartAsync("dbus");
         await using var client = await server.ConnectAsync(timeout: "30s");
-        Assert.Equal(1, await client.RequestAsync(new byte[1], new byte[1]));
+        Assert.Equal(1, await client.RequestAsync(new byte[1], new byte[1], TestContext.Current.CancellationToken));
 
         Process.GetProcessById(Assert.Single(BusDaemons(server.Process.ProcessId))).Kill();
-        await Task.Delay(200); // the connection's end reaches the client
+        await Task.Delay(200, TestContext.Current.CancellationToken); // the connection's end reaches the client
         var failed = Stopwatch.StartNew();
-        await Assert.ThrowsAnyAsync<TransportException>(async () => await client.RequestAsync(new byte[1], new byte[1]));
+        await Assert.ThrowsAnyAsync<TransportException>(async () => await client.RequestAsync(new byte[1], new byte[1], TestContext.Current.CancellationToken));
         Assert.True(failed.Elapsed < TimeSpan.FromSeconds(1), $"took {failed.Elapsed}");
     }
 

@@ -15,20 +15,19 @@ public class FaultTests
     [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
     public async Task A_server_stopped_by_SIGTERM_mid_run_fails_its_clients_within_seconds_and_removes_its_files(string transport)
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // no SIGTERM to send
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "stops the server with SIGTERM, which Windows has not");
         var server = await TestServer.StartAsync(transport);
+        IReadOnlyList<string> files;
         try
         {
             await using var connection = await server.ConnectAsync(timeout: "2s");
             var exchange = new Exchange(connection, 64);
-            Assert.True(await exchange.SendAsync(false, default) >= 0);
+            Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
+            files = ServerFiles.AssertMadeBy(server);
 
             using (var term = Process.Start("kill", $"-TERM {server.Process.ProcessId}"))
             {
-                await term.WaitForExitAsync();
+                await term.WaitForExitAsync(TestContext.Current.CancellationToken);
             }
             await ClientFailure.WithinSecondsAsync(exchange);
             using var exited = new CancellationTokenSource(TimeSpan.FromSeconds(10));
@@ -39,10 +38,7 @@ public class FaultTests
         {
             await server.DisposeAsync();
         }
-        foreach (string file in ServerFiles.Of(server))
-        {
-            Assert.False(File.Exists(file), $"{file} is left behind");
-        }
+        ServerFiles.AssertGone(files, "the server stopped by SIGTERM");
     }
 
     /// <summary>
@@ -50,35 +46,31 @@ public class FaultTests
     /// timeout and removes what it made (its socket or channel files and their private directory).
     /// </summary>
     [Theory]
-    [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
+    [MemberData(nameof(TransportCases.MakingFiles), MemberType = typeof(TransportCases))]
     public async Task A_frozen_server_killed_by_its_starter_leaves_none_of_its_files(string transport)
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // SIGSTOP
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "freezes the server with SIGSTOP, which Windows has not");
         var server = await TestServer.StartAsync(transport);
-        var files = ServerFiles.Of(server).Where(File.Exists).ToList();
-        if (files.Count == 0)
+        IReadOnlyList<string> files;
+        try
+        {
+            files = ServerFiles.AssertMadeBy(server);
+            Assert.NotEmpty(files);
+        }
+        catch
         {
             await server.DisposeAsync();
-            return; // a port, a queue: nothing on the file system
+            throw;
         }
         int[] tree = [server.Process.ProcessId, .. ProcessTree.Descendants(server.Process.ProcessId)];
         using (var stop = Process.Start("kill", $"-STOP {string.Join(' ', tree)}"))
         {
-            await stop.WaitForExitAsync();
+            await stop.WaitForExitAsync(TestContext.Current.CancellationToken);
         }
 
         await server.DisposeAsync(); // asks it to stop, waits, kills it
 
-        foreach (string file in files)
-        {
-            Assert.False(File.Exists(file), $"{file} is left behind");
-            string directory = Path.GetDirectoryName(file)!;
-            Assert.False(Path.GetFileName(directory).StartsWith("ipcbench-", StringComparison.Ordinal) && Directory.Exists(directory),
-                $"{directory} is left behind");
-        }
+        ServerFiles.AssertGone(files, "the frozen server");
     }
 
     /// <summary>
@@ -92,21 +84,18 @@ public class FaultTests
     [InlineData("wcf")] // the Mono host: keepalive only (SleeplessTcpTransport)
     public async Task A_tcp_servers_sessions_probe_their_clients_so_a_vanished_one_is_dropped(string transport)
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            return; // ss
-        }
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "reads the sockets' keepalive timers with ss, which is Linux's");
         await using var server = await TestServer.StartAsync(transport);
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new Exchange(connection, 64).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 64).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
         string sockets = "";
         for (int i = 0; i < 30 && !sockets.Contains("timer:(keepalive,", StringComparison.Ordinal); i++)
         {
-            await Task.Delay(100); // once the last reply is acknowledged, the only timer left is keepalive's
+            await Task.Delay(100, TestContext.Current.CancellationToken); // once the last reply is acknowledged, the only timer left is keepalive's
             var ss = Process.Start(new ProcessStartInfo("ss", $"-tnoi state established ( sport = :{server.Process.Address.Port} )") { RedirectStandardOutput = true })!;
-            sockets = await ss.StandardOutput.ReadToEndAsync();
-            await ss.WaitForExitAsync();
+            sockets = await ss.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
+            await ss.WaitForExitAsync(TestContext.Current.CancellationToken);
         }
 
         Assert.Contains("timer:(keepalive,", sockets); // the server's side of the one connection
@@ -117,10 +106,7 @@ public class FaultTests
     [MemberData(nameof(TransportCases.All), MemberType = typeof(TransportCases))]
     public async Task Client_processes_killed_mid_run_leave_the_server_serving_and_holding_no_more_files(string transport)
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            return; // open files counted in /proc
-        }
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "counts the server's open files in /proc, which is Linux's");
         await using var server = await TestServer.StartAsync(transport);
         int idle = await SettledOpenFilesAsync(server.Process.ProcessId);
         // The first killed client may cost a server something once (mmf's next channel); a leak grows with every one

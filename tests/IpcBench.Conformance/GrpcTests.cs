@@ -25,7 +25,7 @@ public class GrpcTests
         byte[] body = [0, 0, 0, 0, 7, 0x0A, 5, .. "hello"u8];
 
         using var response = await CallAsync(server, body);
-        byte[] reply = await response.Content.ReadAsByteArrayAsync();
+        byte[] reply = await response.Content.ReadAsByteArrayAsync(TestContext.Current.CancellationToken);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Equal("application/grpc", response.Content.Headers.ContentType?.MediaType);
@@ -48,7 +48,7 @@ public class GrpcTests
         request.WriteTo(body.AsSpan(5));
 
         using var response = await CallAsync(server, body);
-        byte[] reply = await response.Content.ReadAsByteArrayAsync();
+        byte[] reply = await response.Content.ReadAsByteArrayAsync(TestContext.Current.CancellationToken);
 
         Assert.Equal("0", response.TrailingHeaders.GetValues("grpc-status").Single());
         Assert.Equal(reply.Length - 5, (int)BinaryPrimitives.ReadUInt32BigEndian(reply.AsSpan(1)));
@@ -62,10 +62,10 @@ public class GrpcTests
     {
         await using var running = await TestServer.StartAsync(server);
         var address = new UriBuilder(running.ClientAddress()) { Scheme = client }.Uri;
-        await using var connection = await TransportRegistry.Get(client).ConnectAsync(address);
+        await using var connection = await TransportRegistry.Get(client).ConnectAsync(address, TestContext.Current.CancellationToken);
         byte[] reply = new byte[5];
 
-        Assert.Equal(5, await connection.RequestAsync("hello"u8.ToArray(), reply));
+        Assert.Equal(5, await connection.RequestAsync("hello"u8.ToArray(), reply, TestContext.Current.CancellationToken));
         Assert.Equal("hello"u8.ToArray(), reply);
     }
 
@@ -78,7 +78,7 @@ public class GrpcTests
         byte[] second = [0, 0, 0, 0, 5, 0x0A, 3, .. "two"u8];
 
         using var response = await CallAsync(server, [.. first, .. second], "Stream");
-        byte[] reply = await response.Content.ReadAsByteArrayAsync();
+        byte[] reply = await response.Content.ReadAsByteArrayAsync(TestContext.Current.CancellationToken);
 
         Assert.Equal("0", response.TrailingHeaders.GetValues("grpc-status").Single());
         Assert.Equal([.. first, .. second], reply);
@@ -91,11 +91,11 @@ public class GrpcTests
         byte[] body = [0, 0, 0, 0, 3, 0x0A, 9, 1]; // the field claims 9 bytes, 1 follows
 
         using var response = await CallAsync(server, body);
-        await response.Content.ReadAsByteArrayAsync();
+        await response.Content.ReadAsByteArrayAsync(TestContext.Current.CancellationToken);
 
         Assert.NotEqual("0", Status(response));
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new Core.Harness.Measurement.Exchange(connection, 10).SendAsync(false, default) >= 0);
+        Assert.True(await new Core.Harness.Measurement.Exchange(connection, 10).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     /// <summary>The call's grpc-status: in the trailers, or in the headers of a trailers-only reply.</summary>

@@ -13,7 +13,7 @@ public class MalformedInputTests
         await using var server = await TestServer.StartAsync(transport);
         await using var good = await server.ConnectAsync();
         var exchange = new Exchange(good, 1000);
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
         using var raw = await RawClient.ConnectAsync(server.Process.Address);
         await raw.SendAsync(new byte[] { 0x80, 0x00, 0x00, 0x00, 1, 2, 3 }, SocketFlags.None); // 2^31 bytes announced
@@ -26,10 +26,10 @@ public class MalformedInputTests
 
         for (int i = 0; i < 10; i++)
         {
-            Assert.True(await exchange.SendAsync(false, default) >= 0);
+            Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         }
         await using var fresh = await server.ConnectAsync();
-        Assert.True(await new Exchange(fresh, 10).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(fresh, 10).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     [Theory]
@@ -42,7 +42,7 @@ public class MalformedInputTests
             await raw.SendAsync(new byte[] { 0, 0, 0x10, 0, 1, 2 }, SocketFlags.None); // 4 KB announced, 2 B sent
         }
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new Exchange(connection, 4096).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 4096).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     [Fact]
@@ -53,7 +53,7 @@ public class MalformedInputTests
         await raw.SendAsync(new byte[] { 1, 2 }, SocketFlags.None);
 
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new Exchange(connection, 100).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 100).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         Assert.False(server.Process.HasExited);
     }
 }

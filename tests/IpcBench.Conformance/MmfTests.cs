@@ -1,4 +1,5 @@
 using System.IO.MemoryMappedFiles;
+using System.Runtime.Versioning;
 using IpcBench.Core.Contract;
 using IpcBench.Core.Harness.Measurement;
 using IpcBench.Core.Kit.Files;
@@ -27,7 +28,7 @@ public class MmfTests
             Assert.False(File.Exists(channel + ".4"));
             foreach (var client in clients)
             {
-                Assert.True(await new Exchange(client, 10).SendAsync(false, default) >= 0);
+                Assert.True(await new Exchange(client, 10).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
                 await client.DisposeAsync();
             }
         }
@@ -39,11 +40,11 @@ public class MmfTests
     {
         await using var server = await TestServer.StartAsync("mmf", "capacity=4096");
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new Exchange(connection, 4096).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 4096).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
-        var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () => await connection.RequestAsync(new byte[4097], new byte[4097]));
+        var e = await Assert.ThrowsAsync<FrameTooLargeException>(async () => await connection.RequestAsync(new byte[4097], new byte[4097], TestContext.Current.CancellationToken));
         Assert.Contains("capacity=", e.Message);
-        Assert.True(await new Exchange(connection, 100).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 100).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     [Theory]
@@ -57,7 +58,7 @@ public class MmfTests
         string next = PathAddress.ToPath(server.Process.Address) + ".1";
         for (int i = 0; i < 100 && !File.Exists(next); i++)
         {
-            await Task.Delay(50);
+            await Task.Delay(50, TestContext.Current.CancellationToken);
         }
 
         // A client writing the channel by hand, as LAYOUT.md lays it out: its pid at 128 claims it, the attach
@@ -74,19 +75,17 @@ public class MmfTests
             await Eventually.ContainsAsync($"request length {length} B exceeds the channel capacity of 4096 B", () => server.Process.RecentErrors);
             Assert.Equal(0, channel.ReadInt32(128)); // released: the channel is free for the next client
         }
-        Assert.True(await new Exchange(good, 4096).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(good, 4096).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         await using var fresh = await server.ConnectAsync();
-        Assert.True(await new Exchange(fresh, 100).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(fresh, 100).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
         Assert.False(server.Process.HasExited);
     }
 
     [Fact]
+    [UnsupportedOSPlatform("windows")] // skipped there, below
     public async Task The_channel_file_is_private_to_its_user()
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return;
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "checks Unix file modes; on Windows the channel is a named mapping with no file");
         await using var server = await TestServer.StartAsync("mmf");
         string file = PathAddress.ToPath(server.Process.Address);
         Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite, File.GetUnixFileMode(file));

@@ -38,7 +38,7 @@ public class NatsTests
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
         while ((await nats.SubjectsAsync()).Contains(subject) && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(200);
+            await Task.Delay(200, TestContext.Current.CancellationToken);
         }
         Assert.DoesNotContain(subject, await nats.SubjectsAsync());
     }

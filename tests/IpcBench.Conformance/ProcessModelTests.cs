@@ -13,7 +13,7 @@ public class ProcessModelTests
     [Fact]
     public async Task A_server_stops_cleanly_when_its_client_closes_stdin()
     {
-        var server = await new ServeRequest("uds").StartAsync();
+        var server = await new ServeRequest("uds").StartAsync(ct: TestContext.Current.CancellationToken);
         string socketFile = Uri.UnescapeDataString(server.Address.AbsolutePath);
         Assert.True(File.Exists(socketFile));
         var watch = Stopwatch.StartNew();
@@ -39,7 +39,7 @@ public class ProcessModelTests
         using var server = Process.Start(info)!;
         try
         {
-            string? ready = await server.StandardOutput.ReadLineAsync().WaitAsync(TimeSpan.FromSeconds(30));
+            string? ready = await server.StandardOutput.ReadLineAsync(TestContext.Current.CancellationToken).AsTask().WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
             Assert.StartsWith("READY tcp://127.0.0.1:", ready);
 
             parent.Kill();
@@ -57,8 +57,8 @@ public class ProcessModelTests
     [Fact]
     public async Task A_server_that_cannot_start_says_why()
     {
-        await using var first = await new ServeRequest("tcp").StartAsync();
-        var e = await Assert.ThrowsAsync<TransportException>(() => new ServeRequest("tcp") { Address = first.Address }.StartAsync());
+        await using var first = await new ServeRequest("tcp").StartAsync(ct: TestContext.Current.CancellationToken);
+        var e = await Assert.ThrowsAsync<TransportException>(() => new ServeRequest("tcp") { Address = first.Address }.StartAsync(ct: TestContext.Current.CancellationToken));
         Assert.Contains("cannot listen", e.Message);
     }
 
@@ -71,15 +71,15 @@ public class ProcessModelTests
         try
         {
             var address = PathAddress.ToUri(transport, Path.Combine(dir, file));
-            var killed = await new ServeRequest(transport) { Address = address }.StartAsync();
+            var killed = await new ServeRequest(transport) { Address = address }.StartAsync(ct: TestContext.Current.CancellationToken);
             Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: no chance to remove its file
             await killed.DisposeAsync();
             Assert.True(File.Exists(Path.Combine(dir, file)), "a killed server's file should be left for this test");
 
-            await using var replacement = await new ServeRequest(transport) { Address = address }.StartAsync();
+            await using var replacement = await new ServeRequest(transport) { Address = address }.StartAsync(ct: TestContext.Current.CancellationToken);
             Assert.Equal(address.AbsolutePath, replacement.Address.AbsolutePath);
 
-            var e = await Assert.ThrowsAsync<TransportException>(() => new ServeRequest(transport) { Address = address }.StartAsync());
+            var e = await Assert.ThrowsAsync<TransportException>(() => new ServeRequest(transport) { Address = address }.StartAsync(ct: TestContext.Current.CancellationToken));
             Assert.Contains("already", e.Message);
         }
         finally
@@ -93,7 +93,7 @@ public class ProcessModelTests
     [InlineData("io=async")]
     public async Task Connecting_to_a_killed_pipe_servers_left_socket_file_fails_within_the_connect_timeout(string io)
     {
-        var killed = await new ServeRequest("pipe").StartAsync();
+        var killed = await new ServeRequest("pipe").StartAsync(ct: TestContext.Current.CancellationToken);
         var address = killed.Address;
         Process.GetProcessById(killed.ProcessId).Kill(); // SIGKILL: its socket file stays, and a connect to it is refused
         await killed.DisposeAsync();
@@ -101,8 +101,8 @@ public class ProcessModelTests
         try
         {
             var watch = Stopwatch.StartNew();
-            var connect = TransportRegistry.Get("pipe").ConnectAsync(AddressQuery.With(address, AddressQuery.Parse($"{io}&connect_timeout=1s"))).AsTask();
-            await Assert.ThrowsAnyAsync<TransportException>(() => connect.WaitAsync(TimeSpan.FromSeconds(10)));
+            var connect = TransportRegistry.Get("pipe").ConnectAsync(AddressQuery.With(address, AddressQuery.Parse($"{io}&connect_timeout=1s")), TestContext.Current.CancellationToken).AsTask();
+            await Assert.ThrowsAnyAsync<TransportException>(() => connect.WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken));
             Assert.InRange(watch.Elapsed, TimeSpan.Zero, TimeSpan.FromSeconds(4));
         }
         finally

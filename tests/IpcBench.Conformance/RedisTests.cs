@@ -34,7 +34,7 @@ public class RedisTests
         string channel = AddressQuery.Of(server.Process.Address)["channel"];
         await using (var client = await server.ConnectAsync())
         {
-            Assert.Equal(3, await client.RequestAsync("abc"u8.ToArray(), new byte[3]));
+            Assert.Equal(3, await client.RequestAsync("abc"u8.ToArray(), new byte[3], TestContext.Current.CancellationToken));
             var channels = await redis.ChannelsAsync();
             Assert.Contains(channel, channels);
             Assert.Contains(channels, c => c.StartsWith($"{channel}.reply.", StringComparison.Ordinal));
@@ -49,7 +49,7 @@ public class RedisTests
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
         while ((await redis.ChannelsAsync()).Count > 0 && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(200);
+            await Task.Delay(200, TestContext.Current.CancellationToken);
         }
         Assert.Empty(await redis.ChannelsAsync());
         Assert.Equal(0, await redis.KeyCountAsync());

@@ -21,12 +21,14 @@ public sealed class TestServer : IAsyncDisposable
     public ITransport Transport { get; }
     public ServerProcess Process { get; }
 
+    /// <summary>Starts the server; skips the test, saying why, where <paramref name="transportName"/> does not run here.</summary>
     /// <param name="variant">Address options for both ends, e.g. "io=async" or "wait=spin" (see <see cref="ITransport.Variants"/>).</param>
     /// <param name="replySize">Replies of this size instead of echoes (<c>serve --reply-size</c>).</param>
     public static async Task<TestServer> StartAsync(string transportName, string variant = "", Uri? address = null, int? replySize = null)
     {
+        await RunsHere.RequireAsync(transportName);
         var transport = TransportRegistry.Get(transportName);
-        var process = await new ServeRequest(transport.Name) { Address = WithVariant(address ?? transport.DefaultAddress(), variant), ReplySize = replySize }.StartAsync();
+        var process = await new ServeRequest(transport.Name) { Address = WithVariant(address ?? transport.DefaultAddress(), variant), ReplySize = replySize }.StartAsync(ct: TestContext.Current.CancellationToken);
         return new TestServer(transport, process, variant);
     }
 

@@ -24,14 +24,14 @@ public class TlsTests
         Assert.Matches("^[0-9a-f]{64}$", pin);
 
         var withoutPin = AddressQuery.With(AddressQuery.WithoutQuery(server.Process.Address), "timeout", "5s");
-        var missing = await Assert.ThrowsAnyAsync<TransportException>(async () => await server.Transport.ConnectAsync(withoutPin));
+        var missing = await Assert.ThrowsAnyAsync<TransportException>(async () => await server.Transport.ConnectAsync(withoutPin, TestContext.Current.CancellationToken));
         Assert.Contains("has no pin=", missing.Message);
 
         var otherPin = AddressQuery.With(server.ClientAddress(), Tls.Pin.Name, new string('0', 64));
-        await Assert.ThrowsAnyAsync<TransportException>(async () => await server.Transport.ConnectAsync(otherPin));
+        await Assert.ThrowsAnyAsync<TransportException>(async () => await server.Transport.ConnectAsync(otherPin, TestContext.Current.CancellationToken));
 
         await using var connection = await server.ConnectAsync(); // the right pin still gets in
-        Assert.True(await new Exchange(connection, 100).SendAsync(false, default) >= 0);
+        Assert.True(await new Exchange(connection, 100).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     [Fact]
@@ -46,7 +46,7 @@ public class TlsTests
         await RawClient.ReadUntilClosedAsync(raw, TimeSpan.FromSeconds(5)); // a TLS alert at most, then the close
         await Eventually.ContainsAsync("TLS handshake with a client", () => server.Process.RecentErrors);
 
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     [Fact]
@@ -58,14 +58,14 @@ public class TlsTests
 
         using var raw = await RawClient.ConnectAsync(server.Process.Address);
         await using var tls = new SslStream(new NetworkStream(raw));
-        await tls.AuthenticateAsClientAsync(Tls.ClientOptions(AddressQuery.Of(server.Process.Address)[Tls.Pin.Name]));
-        await tls.WriteAsync(new byte[] { 0x80, 0x00, 0x00, 0x00, 1, 2, 3 });
-        await tls.FlushAsync();
+        await tls.AuthenticateAsClientAsync(Tls.ClientOptions(AddressQuery.Of(server.Process.Address)[Tls.Pin.Name]), TestContext.Current.CancellationToken);
+        await tls.WriteAsync(new byte[] { 0x80, 0x00, 0x00, 0x00, 1, 2, 3 }, TestContext.Current.CancellationToken);
+        await tls.FlushAsync(TestContext.Current.CancellationToken);
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
         Assert.Equal(0, await tls.ReadAsync(new byte[16], timeout.Token)); // closed, nothing sent back
         await Eventually.ContainsAsync("exceeds the limit", () => server.Process.RecentErrors);
 
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     /// <summary>
@@ -77,6 +77,7 @@ public class TlsTests
     [MemberData(nameof(TransportCases.Secure), MemberType = typeof(TransportCases))]
     public async Task No_key_reaches_the_disk(string transport)
     {
+        await RunsHere.RequireAsync(transport);
         string home = Directory.CreateTempSubdirectory("ipcbench-home-").FullName;
         string temp = Directory.CreateTempSubdirectory("ipcbench-tmp-").FullName;
         try
@@ -87,12 +88,12 @@ public class TlsTests
                 info.Environment["TMPDIR"] = temp;
                 info.Environment["DOTNET_EnableDiagnostics"] = "0";
                 return info;
-            });
+            }, ct: TestContext.Current.CancellationToken);
             await using (server)
             {
                 var t = IpcBench.Transports.TransportRegistry.Get(transport);
-                await using var connection = await t.ConnectAsync(AddressQuery.With(server.Address, "timeout", "5s"));
-                Assert.True(await new Exchange(connection, 100).SendAsync(false, default) >= 0);
+                await using var connection = await t.ConnectAsync(AddressQuery.With(server.Address, "timeout", "5s"), TestContext.Current.CancellationToken);
+                Assert.True(await new Exchange(connection, 100).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
             }
             Assert.Empty(Directory.EnumerateFileSystemEntries(home, "*", SearchOption.AllDirectories));
             Assert.Empty(Directory.EnumerateFileSystemEntries(temp, "*", SearchOption.AllDirectories));

@@ -7,20 +7,23 @@ using IpcBench.Transports;
 namespace IpcBench.Conformance;
 
 /// <summary>
-/// The cases every conformance test runs over: each registered transport that runs here and has a server process (a
-/// baseline's server is the handler in the client's process: InProcessTests check those).
+/// The cases every conformance test runs over: each registered transport that has a server process (a baseline's server is
+/// the handler in the client's process: InProcessTests check those), whether or not it runs here. These lists are read when
+/// tests are discovered, so they ask nothing of the machine: a transport that does not run here (a broker that does not
+/// answer, Mono missing) has its cases all the same, and each is skipped when it runs, with the reason
+/// (<see cref="RunsHere"/>, through <see cref="TestServer.StartAsync"/>).
 /// </summary>
 public static class TransportCases
 {
-    public static IEnumerable<ITransport> Runnable => TransportRegistry.All.Where(t => t.UnsupportedReason is null && !t.Capabilities.Has(TransportFeatures.InProcess));
+    public static IEnumerable<ITransport> Served => TransportRegistry.All.Where(t => !t.Capabilities.Has(TransportFeatures.InProcess));
 
-    public static TheoryData<string> All => [.. Runnable.Select(t => t.Name)];
+    public static TheoryData<string> All => [.. Served.Select(t => t.Name)];
 
     /// <summary>Every transport in each of its variants (io=sync / io=async, wait=spin / hybrid / block, ...).</summary>
-    public static TheoryData<string, string> AllVariants => Variants(Runnable);
+    public static TheoryData<string, string> AllVariants => Variants(Served);
 
     /// <summary><see cref="AllVariants"/> of the transports whose servers serve several clients at once.</summary>
-    public static TheoryData<string, string> ConcurrentVariants => Variants(Runnable.Where(t => t.Capabilities.OneClientAtATime is null));
+    public static TheoryData<string, string> ConcurrentVariants => Variants(Served.Where(t => t.Capabilities.OneClientAtATime is null));
 
 
     /// <summary>
@@ -34,9 +37,9 @@ public static class TransportCases
         get
         {
             var data = new TheoryData<string, string>();
-            foreach (var row in AllVariants.Where(row => !(row[0] is "wcf" && row[1] is "connection_buffer=8192")))
+            foreach (var (transport, variant) in AllVariants.Select(row => row.Data).Where(row => !(row.Item1 is "wcf" && row.Item2 is "connection_buffer=8192")))
             {
-                data.Add((string)row[0], (string)row[1]);
+                data.Add(transport, variant);
             }
             return data;
         }
@@ -56,14 +59,17 @@ public static class TransportCases
     }
 
     /// <summary>Transports whose servers answer as IpcBench's handler says (all but a server program of its own that only echoes).</summary>
-    public static TheoryData<string> Handled => [.. Runnable.Where(t => t.Capabilities.EchoesOnly is null).Select(t => t.Name)];
+    public static TheoryData<string> Handled => [.. Served.Where(t => t.Capabilities.EchoesOnly is null).Select(t => t.Name)];
+
+    /// <summary>Transports whose servers make files (<see cref="ServerFiles"/>): a socket file or a channel, a private directory.</summary>
+    public static TheoryData<string> MakingFiles => [.. Served.Where(ServerFiles.Makes).Select(t => t.Name)];
 
     /// <summary>Transports that carry several requests in flight on one connection.</summary>
-    public static TheoryData<string> Pipelined => [.. Runnable.Where(t => t.Capabilities.Has(TransportFeatures.Pipelined)).Select(t => t.Name)];
+    public static TheoryData<string> Pipelined => [.. Served.Where(t => t.Capabilities.Has(TransportFeatures.Pipelined)).Select(t => t.Name)];
 
     /// <summary>Transports that carry the length-prefix framing over a byte stream, in the clear (TlsTests send bad frames inside TLS).</summary>
-    public static TheoryData<string> Streams => [.. Runnable.Where(t => t is StreamTransport && !t.Takes(Tls.Pin)).Select(t => t.Name)];
+    public static TheoryData<string> Streams => [.. Served.Where(t => t is StreamTransport && !t.Takes(Tls.Pin)).Select(t => t.Name)];
 
     /// <summary>Transports that encrypt: the server names its certificate in its address, the client trusts that one only.</summary>
-    public static TheoryData<string> Secure => [.. Runnable.Where(t => t.Takes(Tls.Pin)).Select(t => t.Name)];
+    public static TheoryData<string> Secure => [.. Served.Where(t => t.Takes(Tls.Pin)).Select(t => t.Name)];
 }

@@ -18,11 +18,11 @@ public class UdpLossTests
         using var lossy = new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
         lossy.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(30));
-        var server = Task.Run(() => ServeLossily(lossy, stop.Token));
+        var server = Task.Run(() => ServeLossily(lossy, stop.Token), TestContext.Current.CancellationToken);
 
         var address = new Uri($"udp://127.0.0.1:{((IPEndPoint)lossy.LocalEndPoint!).Port}/?timeout=500ms&io={io.ToString().ToLowerInvariant()}");
-        await using var connection = await new UdpTransport().ConnectAsync(address);
-        var result = await LoadLoop.RunAsync([connection], new LoopOptions(Size: 32, Count: 20, Warmup: 0, TolerateLoss: true));
+        await using var connection = await new UdpTransport().ConnectAsync(address, TestContext.Current.CancellationToken);
+        var result = await LoadLoop.RunAsync([connection], new LoopOptions(Size: 32, Count: 20, Warmup: 0, TolerateLoss: true), ct: TestContext.Current.CancellationToken);
 
         // Every other reply was dropped, and each of those is an error; every other request got its
         // own reply, checked and timed (a late duplicate taken for it would fail the content check).
@@ -30,7 +30,7 @@ public class UdpLossTests
         Assert.InRange(result.Errors, 10, 15);
         Assert.Equal(20, result.Errors + result.Latency.Count);
         await stop.CancelAsync();
-        await server.WaitAsync(TimeSpan.FromSeconds(5)).ContinueWith(_ => { });
+        await server.WaitAsync(TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken).ContinueWith(_ => { }, TestContext.Current.CancellationToken);
     }
 
     [Fact]
@@ -40,7 +40,7 @@ public class UdpLossTests
         silent.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         var address = new Uri($"udp://127.0.0.1:{((IPEndPoint)silent.LocalEndPoint!).Port}/?connect_timeout=300ms");
 
-        var e = await Assert.ThrowsAsync<TransportTimeoutException>(async () => await new UdpTransport().ConnectAsync(address));
+        var e = await Assert.ThrowsAsync<TransportTimeoutException>(async () => await new UdpTransport().ConnectAsync(address, TestContext.Current.CancellationToken));
         Assert.Contains("no answer within 300 ms", e.Message);
     }
 
@@ -54,8 +54,8 @@ public class UdpLossTests
         silent.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         var address = new Uri($"udp://127.0.0.1:{((IPEndPoint)silent.LocalEndPoint!).Port}/?connect_timeout=0.5ms&io={io.ToString().ToLowerInvariant()}");
 
-        var connect = Task.Run(async () => await new UdpTransport().ConnectAsync(address));
-        Assert.True(await Task.WhenAny(connect, Task.Delay(TimeSpan.FromSeconds(10))) == connect, "still waiting after 10 s");
+        var connect = Task.Run(async () => await new UdpTransport().ConnectAsync(address, TestContext.Current.CancellationToken));
+        Assert.True(await Task.WhenAny(connect, Task.Delay(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken)) == connect, "still waiting after 10 s");
         await Assert.ThrowsAsync<TransportTimeoutException>(() => connect);
     }
 

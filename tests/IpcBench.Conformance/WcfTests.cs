@@ -21,7 +21,7 @@ public class WcfTests
         var times = new List<double>();
         for (int i = 0; i < 30; i++)
         {
-            long ticks = await exchange.SendAsync(false, default);
+            long ticks = await exchange.SendAsync(false, TestContext.Current.CancellationToken);
             times.Add(ticks * 1000.0 / Stopwatch.Frequency);
         }
         times.Sort();
@@ -45,7 +45,7 @@ public class WcfTests
         var times = new List<double>();
         for (int i = 0; i < 7; i++)
         {
-            long ticks = await exchange.SendAsync(false, default);
+            long ticks = await exchange.SendAsync(false, TestContext.Current.CancellationToken);
             times.Add(ticks * 1000.0 / Stopwatch.Frequency);
         }
         times.Sort();
@@ -70,13 +70,13 @@ public class WcfTests
         var exchange = new Exchange(connection, 100 * 1024);
         for (int i = 0; i < 20; i++)
         {
-            await exchange.SendAsync(false, default); // the first calls compile code and map what is kept
+            await exchange.SendAsync(false, TestContext.Current.CancellationToken); // the first calls compile code and map what is kept
         }
         const int Calls = 100;
         long before = MinorFaults(host);
         for (int i = 0; i < Calls; i++)
         {
-            await exchange.SendAsync(false, default);
+            await exchange.SendAsync(false, TestContext.Current.CancellationToken);
         }
         double perCall = (MinorFaults(host) - before) / (double)Calls;
         Assert.True(faults ? perCall > 100 : perCall < 25, $"{(variant.Length > 0 ? variant : "the default")}: {perCall:0.0} page faults a call");
@@ -118,7 +118,7 @@ public class WcfTests
         await using var server = await TestServer.StartAsync("wcf");
         await using var connection = await server.ConnectAsync();
         var exchange = new Exchange(connection, 64);
-        Assert.True(await exchange.SendAsync(false, default) >= 0);
+        Assert.True(await exchange.SendAsync(false, TestContext.Current.CancellationToken) >= 0);
 
         Process.GetProcessById(ProcessTree.Children(server.Process.ProcessId).Single()).Kill(); // the Mono host only
         await ClientFailure.WithinSecondsAsync(exchange);

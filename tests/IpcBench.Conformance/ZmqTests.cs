@@ -23,7 +23,7 @@ public class ZmqTests
         }
         await using var server = await TestServer.StartAsync(transport);
         using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-        await socket.ConnectAsync(new IPEndPoint(IPAddress.Loopback, server.Process.Address.Port));
+        await socket.ConnectAsync(new IPEndPoint(IPAddress.Loopback, server.Process.Address.Port), TestContext.Current.CancellationToken);
         using var stream = new NetworkStream(socket);
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
         var ct = timeout.Token;

@@ -114,10 +114,7 @@ public class CliTests
     [InlineData("--transport", "mmf", "--wait", "spin")]
     public async Task Ping_runs_cross_core_where_there_are_two_cpus(params string[] args)
     {
-        if (IpcBench.Core.Harness.Hosting.CpuAffinity.UsableCpus().Count < 2)
-        {
-            return; // nothing to place on
-        }
+        Assert.SkipWhen(IpcBench.Core.Harness.Hosting.CpuAffinity.UsableCpus().Count < 2, "needs two CPUs this process may use, one for each side");
         var (exit, stdout, stderr) = await RunAsync(["ping", .. args, "--count", "200", "--warmup", "20", "--no-results"]);
         Assert.True(exit == 0, stderr);
         Assert.Matches(@"placement cross-core \(client cpu (\d+), server cpu (?!\1)\d+\)", stdout);
@@ -142,7 +139,7 @@ public class CliTests
             Assert.Contains($"results: {folder}", stderr);
             var run = IpcBench.Reporting.ResultsFile.Read(folder);
             // --json is the same record, byte for byte: one schema for scripts and reports.
-            Assert.Equal(await File.ReadAllTextAsync(Path.Combine(folder, "results.json")), await File.ReadAllTextAsync(json));
+            Assert.Equal(await File.ReadAllTextAsync(Path.Combine(folder, "results.json"), TestContext.Current.CancellationToken), await File.ReadAllTextAsync(json, TestContext.Current.CancellationToken));
             var single = Assert.Single(run.Cases);
             Assert.True(single.LatencyUs.P50 > 0 && single.LatencyUs.P50 <= single.LatencyUs.P99, $"p50 {single.LatencyUs.P50}, p99 {single.LatencyUs.P99}");
             Assert.True(single.RequestsPerSecond > 0);
@@ -153,7 +150,7 @@ public class CliTests
             // The machine's wake-ups, measured with the run.
             var wakeUp = Assert.IsType<IpcBench.Reporting.WakeUpFigures>(run.Environment.WakeUp);
             Assert.Equal(OperatingSystem.IsLinux(), wakeUp.OneCpuUs > 0);
-            Assert.Contains("## Wake-ups", await File.ReadAllTextAsync(Path.Combine(folder, "env.md")));
+            Assert.Contains("## Wake-ups", await File.ReadAllTextAsync(Path.Combine(folder, "env.md"), TestContext.Current.CancellationToken));
             foreach (string file in new[] { "summary.md", "summary.csv", "env.md", "latency-by-size.svg", "percentiles.svg" })
             {
                 Assert.True(File.Exists(Path.Combine(folder, file)), $"missing {file}");
@@ -268,10 +265,7 @@ public class CliTests
     [Fact]
     public async Task A_transport_this_OS_cannot_run_exits_3_and_says_why()
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // grpc-pipe runs there
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "grpc-pipe runs on Windows: this checks its refusal elsewhere");
         var (exit, _, stderr) = await RunAsync("ping", "--transport", "grpc-pipe");
         Assert.Equal(3, exit);
         Assert.Contains("grpc-pipe does not run here: Kestrel listens on named pipes only on Windows", stderr);
@@ -309,35 +303,32 @@ public class CliTests
     [Fact]
     public async Task A_killed_ping_leaves_no_client_process_behind()
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // no SIGKILL to send
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "kills ping with SIGKILL, which Windows has not");
         using var cli = CliProcess.Start("ping", "--transport", "tcp", "--clients", "2", "--client-processes", "2", "--duration", "600s", "--no-results");
         var ping = cli.Process;
-        _ = ping.StandardError.ReadToEndAsync();
+        _ = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
         List<int> workers;
         try
         {
             var started = DateTime.UtcNow + TimeSpan.FromSeconds(60);
             do
             {
-                await Task.Delay(500);
+                await Task.Delay(500, TestContext.Current.CancellationToken);
                 workers = [.. Children(ping.Id).Where(pid => CommandLine(pid).Contains("--worker-output"))];
             }
             while (workers.Count < 2 && DateTime.UtcNow < started && !ping.HasExited);
             Assert.Equal(2, workers.Count);
-            await Task.Delay(2000); // the workers are measuring
+            await Task.Delay(2000, TestContext.Current.CancellationToken); // the workers are measuring
         }
         finally
         {
             ping.Kill(); // SIGKILL: no chance to clean up; the workers see their stdin close (and a failed test leaves no 600 s run)
-            await ping.WaitForExitAsync();
+            await ping.WaitForExitAsync(TestContext.Current.CancellationToken);
         }
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
         while (workers.Any(pid => Directory.Exists($"/proc/{pid}")) && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(100);
+            await Task.Delay(100, TestContext.Current.CancellationToken);
         }
         Assert.DoesNotContain(workers, pid => Directory.Exists($"/proc/{pid}") && CommandLine(pid).Contains("--worker-output"));
         foreach (int pid in Children(ping.Id))
@@ -417,20 +408,17 @@ public class CliTests
     [Fact]
     public async Task A_terminated_ping_says_so_in_one_line_exits_130_and_writes_nothing()
     {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // no SIGTERM to send
-        }
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "stops ping with SIGTERM, which Windows has not");
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
         using var cli = CliProcess.Start("ping", "--transport", "tcp", "--count", "100000000", "--results", results);
         var ping = cli.Process;
-        var stderr = ping.StandardError.ReadToEndAsync();
-        await Task.Delay(3000); // the server is up and requests flow
+        var stderr = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
+        await Task.Delay(3000, TestContext.Current.CancellationToken); // the server is up and requests flow
         using (var kill = Process.Start("kill", ["-TERM", ping.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
         {
-            await kill.WaitForExitAsync();
+            await kill.WaitForExitAsync(TestContext.Current.CancellationToken);
         }
-        await ping.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(20));
+        await ping.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(20), TestContext.Current.CancellationToken);
         Assert.Equal(130, ping.ExitCode);
         string errors = await stderr;
         Assert.Contains("ipcbench ping: interrupted", errors);
@@ -442,10 +430,7 @@ public class CliTests
     [Fact]
     public async Task A_client_on_one_cpu_pings_a_server_elsewhere_at_cross_core_placement()
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            return; // taskset gives the client its one CPU
-        }
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "gives the client its one CPU with taskset, which is Linux's");
         int port = LoopbackPort.Free();
         using var server = CliProcess.Start("serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}");
         var ping = ServerCommand.Resolve().StartInfo("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}",
@@ -453,11 +438,11 @@ public class CliTests
         var pinned = ping.Under("taskset", "-c", "0");
         pinned.RedirectStandardOutput = pinned.RedirectStandardError = true;
         using var client = Process.Start(pinned)!;
-        var stdout = client.StandardOutput.ReadToEndAsync();
-        var stderr = client.StandardError.ReadToEndAsync();
+        var stdout = client.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
+        var stderr = client.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
         try
         {
-            await client.WaitForExitAsync().WaitAsync(RunTimeout);
+            await client.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(RunTimeout, TestContext.Current.CancellationToken);
         }
         finally
         {
@@ -474,7 +459,7 @@ public class CliTests
         int port = LoopbackPort.Free();
         var ping = RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}", "--wait-for-server", "30s",
             "--count", "200", "--warmup", "10", "--no-results");
-        await Task.Delay(1500); // ping is retrying by now
+        await Task.Delay(1500, TestContext.Current.CancellationToken); // ping is retrying by now
         using (CliProcess.Start("serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}"))
         {
             var (exit, stdout, stderr) = await ping;

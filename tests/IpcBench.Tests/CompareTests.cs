@@ -106,6 +106,41 @@ public sealed class CompareTests : IDisposable
         Assert.Equal(0, Compare(Save(baseline), Save(current)));
     }
 
+    /// <summary>--json: what a script reads (.ci/run reads the A/B gate's verdicts from it), one record per case in both runs.</summary>
+    [Fact]
+    public void The_json_gives_each_cases_key_verdict_p50_change_and_p_value()
+    {
+        double[] s = RunFixtures.Latencies(15, seed: 9);
+        var baseline = Run("base", Tcp(s, 1), Tcp(s, 1024), Tcp(s, 65536));
+        var current = Run("current", Tcp(s.Select(v => v * 2).ToArray(), 1), Tcp(s, 1024), RunFixtures.FromSamples("uds", 1, s));
+        string json = Path.Combine(_dir, "verdicts.json");
+
+        Assert.Equal(1, Compare(Save(baseline), Save(current), "--json", json, "--threshold", "15%"));
+
+        using var verdicts = System.Text.Json.JsonDocument.Parse(File.ReadAllText(json));
+        var root = verdicts.RootElement;
+        Assert.Equal(("base", "current", 0.15), (root.GetProperty("baseline").GetString(), root.GetProperty("current").GetString(), root.GetProperty("threshold").GetDouble()));
+        var cases = root.GetProperty("cases").EnumerateArray().ToList();
+        Assert.Equal(2, cases.Count); // the added and the removed case are not verdicts
+        var slower = Assert.Single(cases, c => c.GetProperty("key").GetProperty("size").GetInt32() == 1);
+        var key = slower.GetProperty("key");
+        Assert.Equal(("tcp", "io=sync", "same-core"), (key.GetProperty("transport").GetString(), key.GetProperty("options").GetString(), key.GetProperty("placement").GetString()));
+        Assert.Equal("slower", slower.GetProperty("verdict").GetString());
+        Assert.Equal(1.0, slower.GetProperty("p50_change").GetDouble(), 6);
+        Assert.True(slower.GetProperty("p_value").GetDouble() < 1e-6);
+        var same = Assert.Single(cases, c => c.GetProperty("key").GetProperty("size").GetInt32() == 1024);
+        Assert.Equal(("same", 0.0, 1.0), (same.GetProperty("verdict").GetString(), same.GetProperty("p50_change").GetDouble(), Math.Round(same.GetProperty("p_value").GetDouble(), 9)));
+    }
+
+    [Fact]
+    public void Runs_that_cannot_be_compared_write_no_json()
+    {
+        double[] s = RunFixtures.Latencies(15, seed: 10);
+        string json = Path.Combine(_dir, "verdicts.json");
+        Assert.Equal(2, Compare(Save(Run("base", Tcp(s, 1))), Save(Run("current", Tcp(s, 1024))), "--json", json)); // no case in common
+        Assert.False(File.Exists(json));
+    }
+
     [Fact]
     public void Options_match_in_any_order()
     {

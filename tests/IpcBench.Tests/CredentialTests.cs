@@ -83,7 +83,7 @@ public class CredentialTests
             Directory.CreateDirectory(results);
             string queue = "ipcbench-credential-" + Guid.NewGuid().ToString("N");
             var address = new Uri($"amqp://{User}:{password}@127.0.0.1:5672/?queue={queue}");
-            await using (var server = await new ServeRequest("amqp") { Address = address }.StartAsync(forwardStderr: line => { lock (serverLines) serverLines.Add(line); }))
+            await using (var server = await new ServeRequest("amqp") { Address = address }.StartAsync(forwardStderr: line => { lock (serverLines) serverLines.Add(line); }, ct: TestContext.Current.CancellationToken))
             {
                 Assert.DoesNotContain(password, server.Address.ToString());
                 var environment = new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results };

@@ -73,7 +73,7 @@ public sealed class ForeignFileTests : IDisposable
     {
         string path = Path.Combine(_dir, "channel");
         File.WriteAllText(path + ".partial", "keep me"); // the name the channel's scratch copy once had
-        await using (var server = await new ServeRequest("mmf") { Address = PathAddress.ToUri("mmf", path) }.StartAsync())
+        await using (var server = await new ServeRequest("mmf") { Address = PathAddress.ToUri("mmf", path) }.StartAsync(ct: TestContext.Current.CancellationToken))
         {
             Assert.True(File.Exists(path));
         }

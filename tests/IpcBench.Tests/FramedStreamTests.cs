@@ -62,14 +62,14 @@ public class FramedStreamTests
     {
         var wire = new MemoryStream();
         var writer = new FramedStream(wire);
-        await writer.WriteAsync(Pattern(12), default);
-        await writer.WriteAsync(Pattern(50_000), default);
+        await writer.WriteAsync(Pattern(12), TestContext.Current.CancellationToken);
+        await writer.WriteAsync(Pattern(50_000), TestContext.Current.CancellationToken);
 
         var reader = new FramedStream(new ChunkedStream(wire.ToArray(), 1000));
         var destination = new byte[60_000];
-        Assert.Equal(12, await reader.ReadMessageAsync(destination, default));
+        Assert.Equal(12, await reader.ReadMessageAsync(destination, TestContext.Current.CancellationToken));
         Assert.Equal(Pattern(12), destination[..12]);
-        Assert.Equal(50_000, await reader.ReadMessageAsync(destination, default));
+        Assert.Equal(50_000, await reader.ReadMessageAsync(destination, TestContext.Current.CancellationToken));
         Assert.Equal(Pattern(50_000), destination[..50_000]);
     }
 

@@ -9,7 +9,6 @@ using IpcBench.Reporting.Charts;
 using IpcBench.Reporting.Comparison;
 using IpcBench.Reporting.Writers;
 using IpcBench.Transports.SharedMemory;
-using Xunit.Abstractions;
 
 namespace IpcBench.Tests;
 

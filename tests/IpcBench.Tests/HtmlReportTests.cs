@@ -1,6 +1,5 @@
 using System.Text.RegularExpressions;
 using IpcBench.Reporting.Writers;
-using Xunit.Abstractions;
 
 namespace IpcBench.Tests;
 

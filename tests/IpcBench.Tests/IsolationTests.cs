@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using IpcBench.Conformance;
 using IpcBench.Core.Harness.Hosting;
 using IpcBench.Core.Kit.Processes;
 using IpcBench.Reporting;
@@ -7,9 +8,10 @@ namespace IpcBench.Tests;
 
 /// <summary>
 /// <c>ping --isolation netns</c>: the server in a fresh network namespace across a veth pair (<c>container</c>: in PID, IPC,
-/// UTS and mount namespaces too), and nothing of it (namespace, link, process) left after a run, even a killed one. Where
-/// namespaces cannot be made (not Linux, not root) the same runs must exit 3 and say why. <c>--isolation sandbox</c> too:
-/// the server under gVisor.
+/// UTS and mount namespaces too), and nothing of it (namespace, link, process) left after a run, even a killed one.
+/// <c>--isolation sandbox</c> too: the server under gVisor. Where namespaces or gVisor cannot be had (not Linux, not root,
+/// no runsc) these tests are skipped, saying why; that ping then exits 3 and says why is checked without root, as nobody
+/// when the tests run as root.
 /// </summary>
 public class IsolationTests
 {
@@ -20,17 +22,12 @@ public class IsolationTests
     [InlineData("uds", "container")]
     public async Task Ping_in_a_network_namespace_crosses_a_veth_pair_and_leaves_nothing(string transport, string isolation)
     {
+        RequireNamespaces();
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
         try
         {
             var (exit, stdout, stderr) = await CliTests.RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
                 "ping", "--transport", transport, "--isolation", isolation, "--count", "300", "--warmup", "20");
-            if (NetworkNamespace.UnsupportedReason is { } reason)
-            {
-                Assert.Equal(3, exit);
-                Assert.Contains(reason, stderr);
-                return;
-            }
             Assert.True(exit == 0, stderr);
             Assert.Contains($"isolation={isolation}", stdout);
             if (transport == "tcp")
@@ -61,14 +58,11 @@ public class IsolationTests
     [InlineData("redis-uds", "container")]
     public async Task A_broker_on_loopback_is_out_of_a_namespaces_reach_and_one_behind_a_socket_file_is_not(string transport, string isolation)
     {
+        RequireNamespaces();
+        await RunsHere.RequireAsync(transport);
         var (exit, stdout, stderr) = await CliTests.RunWithAsync(null, "ping", "--transport", transport, "--isolation", isolation,
             "--count", "300", "--warmup", "20", "--no-results");
-        if (NetworkNamespace.UnsupportedReason is { } reason)
-        {
-            Assert.Equal(3, exit);
-            Assert.Contains(reason, stderr);
-        }
-        else if (transport == "nats")
+        if (transport == "nats")
         {
             Assert.Equal(3, exit);
             Assert.Contains($"nats is not supported in isolation {isolation} here: its server reaches the broker on the host's loopback", stderr);
@@ -82,24 +76,19 @@ public class IsolationTests
 
     /// <summary>
     /// <c>--isolation sandbox</c>: the server under gVisor (runsc do), reached through its socket file, and nothing of the
-    /// sandbox left after the run. Where runsc cannot run (not installed, not root) the run exits 3 and says why.
+    /// sandbox left after the run.
     /// </summary>
     [Theory]
     [InlineData("uds")]
     [InlineData("pipe")]
     public async Task Ping_in_a_gvisor_sandbox_crosses_a_socket_file_and_leaves_nothing(string transport)
     {
+        RequireSandbox();
         string results = Path.Combine(Path.GetTempPath(), $"ipcbench-test-results-{Guid.NewGuid():N}");
         try
         {
             var (exit, stdout, stderr) = await CliTests.RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
                 "ping", "--transport", transport, "--isolation", "sandbox", "--count", "300", "--warmup", "20");
-            if (GVisorSandbox.UnsupportedReason is { } reason)
-            {
-                Assert.Equal(3, exit);
-                Assert.Contains(reason, stderr);
-                return;
-            }
             Assert.True(exit == 0, stderr);
             Assert.DoesNotContain("did not stop", stderr); // the sandboxed server stopped when asked, not killed
             var run = ResultsFile.Read(Assert.Single(Directory.GetDirectories(results)));
@@ -126,34 +115,31 @@ public class IsolationTests
     [Fact]
     public async Task A_frozen_sandboxed_server_is_killed_and_its_private_directory_removed()
     {
-        if (GVisorSandbox.UnsupportedReason is not null)
-        {
-            return; // the ping test above checks the refusal
-        }
+        RequireSandbox();
         using var cli = CliProcess.Start("ping", "--transport", "uds", "--isolation", "sandbox", "--count", "100000000",
             "--timeout", "1s", "--no-results");
         var ping = cli.Process;
-        _ = ping.StandardOutput.ReadToEndAsync();
-        var stderr = ping.StandardError.ReadToEndAsync();
+        _ = ping.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
+        var stderr = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
         int? runsc = null;
         string[] directories = [];
         var deadline = DateTime.UtcNow.AddSeconds(30);
         while (directories.Length == 0 && DateTime.UtcNow < deadline && !ping.HasExited)
         {
-            await Task.Delay(200);
+            await Task.Delay(200, TestContext.Current.CancellationToken);
             runsc ??= ProcessTree.Children(ping.Id).Cast<int?>()
                 .FirstOrDefault(pid => ReadOrEmpty($"/proc/{pid}/cmdline").Contains("-force-overlay=false", StringComparison.Ordinal));
             directories = runsc is null ? [] : Directory.GetDirectories(Path.GetTempPath(), $"ipcbench-{runsc}-*");
         }
         Assert.True(directories.Length == 1, $"no private directory named after the sandbox's pid on the host ({runsc})");
         int sandbox = ProcessTree.Descendants(runsc!.Value).Single(pid => ReadOrEmpty($"/proc/{pid}/cmdline").StartsWith("runsc-sandbox", StringComparison.Ordinal));
-        await Task.Delay(1000); // requests flow
+        await Task.Delay(1000, TestContext.Current.CancellationToken); // requests flow
 
         using (var stop = Process.Start("kill", ["-STOP", $"{sandbox}"])!)
         {
-            await stop.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
+            await stop.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken);
         }
-        await ping.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(20));
+        await ping.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(20), TestContext.Current.CancellationToken);
 
         Assert.Equal(1, ping.ExitCode);
         Assert.Contains("no reply", await stderr);
@@ -161,7 +147,7 @@ public class IsolationTests
         var gone = DateTime.UtcNow.AddSeconds(10);
         while (ReadOrEmpty($"/proc/{sandbox}/cmdline").Length > 0 && DateTime.UtcNow < gone) // a zombie's is empty
         {
-            await Task.Delay(100);
+            await Task.Delay(100, TestContext.Current.CancellationToken);
         }
         Assert.True(ReadOrEmpty($"/proc/{sandbox}/cmdline").Length == 0, $"the frozen sandbox {sandbox} is still there");
     }
@@ -171,9 +157,10 @@ public class IsolationTests
     [InlineData("mmf", "keeps futexes to itself")]
     public async Task A_sandbox_without_docker_refuses_network_and_shared_memory_transports_saying_why(string transport, string why)
     {
+        RequireSandbox(); // else that refusal comes first
         var (exit, _, stderr) = await CliTests.RunWithAsync(null, "ping", "--transport", transport, "--isolation", "sandbox", "--no-results");
         Assert.Equal(3, exit);
-        Assert.Contains(GVisorSandbox.UnsupportedReason ?? why, stderr);
+        Assert.Contains(why, stderr);
     }
 
     private static string ReadOrEmpty(string path)
@@ -191,9 +178,10 @@ public class IsolationTests
     [Fact]
     public async Task Shared_memory_is_not_supported_in_a_container()
     {
+        RequireNamespaces(); // else that refusal comes first
         var (exit, _, stderr) = await CliTests.RunWithAsync(null, "ping", "--transport", "mmf", "--isolation", "container", "--no-results");
         Assert.Equal(3, exit);
-        Assert.Contains(NetworkNamespace.UnsupportedReason ?? "mmf is not supported in isolation container here: its client and server meet on shared memory in /dev/shm", stderr);
+        Assert.Contains("mmf is not supported in isolation container here: its client and server meet on shared memory in /dev/shm", stderr);
     }
 
     [Theory]
@@ -201,12 +189,7 @@ public class IsolationTests
     [InlineData("container")]
     public async Task A_killed_ping_leaves_no_namespace_link_or_server_behind(string isolation)
     {
-        if (NetworkNamespace.UnsupportedReason is not null)
-        {
-            var (exit, _, _) = await CliTests.RunWithAsync(null, "ping", "--transport", "tcp", "--isolation", isolation);
-            Assert.Equal(3, exit);
-            return;
-        }
+        RequireNamespaces();
         using var cli = CliProcess.Start("ping", "--transport", "tcp", "--isolation", isolation, "--count", "100000000", "--no-results");
         var ping = cli.Process;
         string prefix = $"ipcbench-{ping.Id}-";
@@ -214,11 +197,11 @@ public class IsolationTests
         var deadline = DateTime.UtcNow.AddSeconds(30);
         while (name is null && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(200);
+            await Task.Delay(200, TestContext.Current.CancellationToken);
             name = Namespaces().FirstOrDefault(n => n.StartsWith(prefix, StringComparison.Ordinal));
         }
         Assert.NotNull(name);
-        await Task.Delay(1000); // the server is up and requests flow
+        await Task.Delay(1000, TestContext.Current.CancellationToken); // the server is up and requests flow
         var serverPids = (await RunAsync("ip", "netns", "pids", name)).Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.NotEmpty(serverPids);
         if (isolation == "container")
@@ -229,7 +212,7 @@ public class IsolationTests
         }
 
         ping.Kill(); // SIGKILL: nothing in ping runs after it
-        await ping.WaitForExitAsync();
+        await ping.WaitForExitAsync(TestContext.Current.CancellationToken);
 
         await AssertGoneAsync(name, serverPids);
     }
@@ -247,9 +230,9 @@ public class IsolationTests
     [InlineData("netns", "block")]
     public async Task A_frozen_mmf_server_fails_the_client_within_its_timeout_and_a_second(string isolation, string wait)
     {
-        if (isolation != "none" && NetworkNamespace.UnsupportedReason is not null)
+        if (isolation != "none")
         {
-            return; // not root, or no ip: the netns tests above say so
+            RequireNamespaces();
         }
         using var cli = CliProcess.Start("ping", "--transport", "mmf", "--wait", wait, "--isolation", isolation,
             "--count", "100000000", "--timeout", "1s", "--no-results");
@@ -266,24 +249,24 @@ public class IsolationTests
             }
         };
         ping.BeginErrorReadLine();
-        _ = ping.StandardOutput.ReadToEndAsync();
+        _ = ping.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
         int? server = null;
         var deadline = DateTime.UtcNow.AddSeconds(30);
         while (server is null && DateTime.UtcNow < deadline && !ping.HasExited)
         {
-            await Task.Delay(200);
+            await Task.Delay(200, TestContext.Current.CancellationToken);
             server = ProcessTree.Descendants(ping.Id).Cast<int?>().FirstOrDefault(pid => IsServe(pid!.Value));
         }
         Assert.True(server is not null, "ping started no server");
-        await Task.Delay(2000); // requests flow
+        await Task.Delay(2000, TestContext.Current.CancellationToken); // requests flow
         Assert.False(ping.HasExited);
 
         using (var stop = Process.Start("kill", ["-STOP", $"{server}"])!)
         {
-            await stop.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
+            await stop.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken);
         }
         frozen.Start();
-        string error = await errorLine.Task.WaitAsync(TimeSpan.FromSeconds(20));
+        string error = await errorLine.Task.WaitAsync(TimeSpan.FromSeconds(20), TestContext.Current.CancellationToken);
 
         Assert.True(frozen.Elapsed < TimeSpan.FromSeconds(2),
             $"the client failed {frozen.Elapsed.TotalSeconds:0.0} s after its server froze, its timeout 1 s; its stderr:\n{string.Join('\n', stderr)}");
@@ -303,12 +286,9 @@ public class IsolationTests
     [Fact]
     public async Task A_namespace_whose_run_is_gone_is_removed_by_the_next_one_and_a_live_runs_is_not()
     {
-        if (NetworkNamespace.UnsupportedReason is not null)
-        {
-            return; // not root, or no ip: the netns tests above say so
-        }
+        RequireNamespaces();
         using var gone = Process.Start("true")!;
-        await gone.WaitForExitAsync();
+        await gone.WaitForExitAsync(TestContext.Current.CancellationToken);
         string id = Convert.ToHexStringLower(System.Security.Cryptography.RandomNumberGenerator.GetBytes(3));
         string stale = $"ipcbench-{gone.Id}-{id}", live = $"ipcbench-{Environment.ProcessId}-{id}";
         try
@@ -337,9 +317,12 @@ public class IsolationTests
         }
     }
 
-    /// <summary>Transports that cross a network, whose server a namespace can hold (not a broker's client: the broker is outside it).</summary>
+    /// <summary>
+    /// Transports that cross a network, whose server a namespace can hold (not a broker's client: the broker is outside it),
+    /// whether or not they run here: read when tests are discovered, so it asks nothing of the machine (RunsHere does, later).
+    /// </summary>
     public static TheoryData<string> Networked => [.. IpcBench.Transports.TransportRegistry.All
-        .Where(t => t.UnsupportedReason is null && t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.CrossHost) && !t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.Brokered))
+        .Where(t => t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.CrossHost) && !t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.Brokered))
         .Select(t => t.Name)];
 
     /// <summary>
@@ -351,10 +334,8 @@ public class IsolationTests
     [MemberData(nameof(Networked))]
     public async Task A_link_dropped_mid_run_fails_the_client_within_its_timeout_and_leaves_nothing(string transport)
     {
-        if (NetworkNamespace.UnsupportedReason is not null)
-        {
-            return; // not root, or no ip: the netns tests above say so
-        }
+        RequireNamespaces();
+        await RunsHere.RequireAsync(transport);
         using var ping = CliProcess.Start("ping", "--transport", transport, "--isolation", "netns", "--count", "100000000", "--timeout", "1s", "--no-results");
         await DropTheLinkMidRunAsync(ping.Process);
     }
@@ -385,6 +366,69 @@ public class IsolationTests
             l => l.StartsWith("ipcbench ping:", StringComparison.Ordinal));
         Assert.Contains("error", error);
         await AssertGoneAsync(name, serverPids);
+    }
+
+    /// <summary>
+    /// Without root, ping in a namespace, a container or a sandbox exits 3 and says why. Run without root whoever runs the
+    /// tests: as nobody (setpriv) when they run as root, as CI's do, so that the refusal is checked there too.
+    /// </summary>
+    [Theory]
+    [InlineData("tcp", "netns", "making a network namespace needs root")]
+    [InlineData("uds", "container", "making a network namespace needs root")]
+    [InlineData("uds", "sandbox", "runsc do needs root")]
+    public async Task Without_root_ping_in_isolation_exits_3_and_says_why(string transport, string isolation, string why)
+    {
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "namespaces and gVisor are Linux's: elsewhere the refusal names the OS, not root");
+        var (exit, stdout, stderr) = await RunWithoutRootAsync("ping", "--transport", transport, "--isolation", isolation, "--count", "10", "--no-results");
+        Assert.True(exit == 3, $"exit {exit}: {stderr}");
+        Assert.Equal($"ipcbench ping: {transport} is not supported in isolation {isolation} here: {why}", stderr.Trim());
+        Assert.Empty(stdout);
+    }
+
+    /// <summary>ipcbench run by a user without root: this process's own user, or nobody when this process has root.</summary>
+    private static async Task<(int Exit, string Stdout, string Stderr)> RunWithoutRootAsync(params string[] args)
+    {
+        if (!Environment.IsPrivilegedProcess)
+        {
+            return await CliTests.RunWithAsync(null, args);
+        }
+        var ipcbench = ServerCommand.Resolve().StartInfo(args);
+        string[] asNobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", ipcbench.FileName, .. ipcbench.ArgumentList];
+        var probe = await RunToEndAsync([.. asNobody[..^args.Length], "--version"]);
+        Assert.SkipWhen(probe.Exit != 0, $"runs ipcbench as nobody to be without root, and nobody cannot run this build here: {probe.Stderr.Trim()}");
+        return await RunToEndAsync(asNobody);
+    }
+
+    private static async Task<(int Exit, string Stdout, string Stderr)> RunToEndAsync(string[] command)
+    {
+        var info = new ProcessStartInfo(command[0]) { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = "/" };
+        foreach (string arg in command[1..])
+        {
+            info.ArgumentList.Add(arg);
+        }
+        using var process = Process.Start(info)!;
+        var stdout = process.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
+        var stderr = process.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
+        await process.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromMinutes(1), TestContext.Current.CancellationToken);
+        return (process.ExitCode, await stdout, await stderr);
+    }
+
+    /// <summary>Skips the test, saying why, where network namespaces cannot be made here (not Linux, not root).</summary>
+    private static void RequireNamespaces()
+    {
+        if (NetworkNamespace.UnsupportedReason is { } reason)
+        {
+            Assert.Skip($"needs a network namespace, which cannot be made here: {reason}");
+        }
+    }
+
+    /// <summary>Skips the test, saying why, where no server can run under gVisor here (not Linux, not root, no runsc).</summary>
+    private static void RequireSandbox()
+    {
+        if (GVisorSandbox.UnsupportedReason is { } reason)
+        {
+            Assert.Skip($"needs a gVisor sandbox, which cannot be had here: {reason}");
+        }
     }
 
     /// <summary>Within 15 s, the namespace <paramref name="name"/>, its host link and the server processes in it are gone.</summary>

@@ -28,7 +28,7 @@ public class LoadLoopTests
     [Fact]
     public async Task Several_clients_share_the_count_and_every_request_is_in_the_percentiles()
     {
-        var result = await LoadLoop.RunAsync(Echoes(3, TimeSpan.Zero), new LoopOptions(Size: 16, Count: 301, Warmup: 0) { Clients = 3 });
+        var result = await LoadLoop.RunAsync(Echoes(3, TimeSpan.Zero), new LoopOptions(Size: 16, Count: 301, Warmup: 0) { Clients = 3 }, ct: TestContext.Current.CancellationToken);
         Assert.Equal(301, result.Latency.Count);
         Assert.Equal(3, result.ClientRequestsPerSecond.Count);
         Assert.All(result.ClientRequestsPerSecond, rate => Assert.True(rate > 0));
@@ -40,7 +40,7 @@ public class LoadLoopTests
     public async Task A_run_bound_by_time_stops_at_its_duration()
     {
         var result = await LoadLoop.RunAsync(Echoes(2, TimeSpan.FromMilliseconds(1)),
-            new LoopOptions(Size: 8, Count: 0, Warmup: 0) { Clients = 2, Duration = TimeSpan.FromMilliseconds(300) });
+            new LoopOptions(Size: 8, Count: 0, Warmup: 0) { Clients = 2, Duration = TimeSpan.FromMilliseconds(300) }, ct: TestContext.Current.CancellationToken);
         Assert.InRange(result.Cost.Elapsed.TotalMilliseconds, 300, 3_000);
         Assert.InRange(result.Latency.Count, 2, 2 * 300);
     }
@@ -53,11 +53,11 @@ public class LoadLoopTests
         // are timed from when they were due: the later ones waited far longer than the 2 ms of their own round trip.
         // The easy run lasts a second: over 0.2 s (20 requests), one 20 ms stall of a loaded machine at its end was
         // enough to miss 95% of the rate (seen once in CI).
-        var easy = await LoadLoop.RunAsync(Echoes(1, TimeSpan.FromMilliseconds(2)), new LoopOptions(Size: 8, Count: 100, Warmup: 0) { Rate = 100 });
+        var easy = await LoadLoop.RunAsync(Echoes(1, TimeSpan.FromMilliseconds(2)), new LoopOptions(Size: 8, Count: 100, Warmup: 0) { Rate = 100 }, ct: TestContext.Current.CancellationToken);
         Assert.True(easy.Sustained);
         Assert.InRange(easy.Latency.P50Us, 2_000, 10_000);
 
-        var hard = await LoadLoop.RunAsync(Echoes(1, TimeSpan.FromMilliseconds(2)), new LoopOptions(Size: 8, Count: 100, Warmup: 0) { Rate = 2_000 });
+        var hard = await LoadLoop.RunAsync(Echoes(1, TimeSpan.FromMilliseconds(2)), new LoopOptions(Size: 8, Count: 100, Warmup: 0) { Rate = 2_000 }, ct: TestContext.Current.CancellationToken);
         Assert.False(hard.Sustained);
         Assert.Equal(2_000, hard.OfferedRate);
         Assert.True(hard.Latency.MaxUs > 50_000, $"the last request waited {hard.Latency.MaxUs} us; 100 requests due within 50 ms took 200 ms");
@@ -69,7 +69,7 @@ public class LoadLoopTests
         var connections = Echoes(3, TimeSpan.Zero);
         connections[1] = new Failing();
         var e = await Assert.ThrowsAsync<TransportException>(() =>
-            LoadLoop.RunAsync(connections, new LoopOptions(Size: 8, Count: 3_000, Warmup: 5) { Clients = 3 }).WaitAsync(TimeSpan.FromSeconds(30)));
+            LoadLoop.RunAsync(connections, new LoopOptions(Size: 8, Count: 3_000, Warmup: 5) { Clients = 3 }, ct: TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken));
         Assert.Equal("the server went away", e.Message);
     }
 
@@ -103,14 +103,14 @@ public class LoadLoopTests
     public async Task A_server_that_stops_answering_at_the_stats_request_fails_the_run_with_its_timeout()
     {
         var e = await Assert.ThrowsAsync<TransportTimeoutException>(() =>
-            LoadLoop.RunAsync([new SilentFromStats(lossy: false)], new LoopOptions(Size: 16, Count: 100, Warmup: 10)));
+            LoadLoop.RunAsync([new SilentFromStats(lossy: false)], new LoopOptions(Size: 16, Count: 100, Warmup: 10), ct: TestContext.Current.CancellationToken));
         Assert.StartsWith("no reply from", e.Message);
     }
 
     [Fact]
     public async Task A_lost_stats_reply_over_a_lossy_transport_leaves_only_the_server_cpu_unknown()
     {
-        var result = await LoadLoop.RunAsync([new SilentFromStats(lossy: true)], new LoopOptions(Size: 16, Count: 100, Warmup: 10, TolerateLoss: true));
+        var result = await LoadLoop.RunAsync([new SilentFromStats(lossy: true)], new LoopOptions(Size: 16, Count: 100, Warmup: 10, TolerateLoss: true), ct: TestContext.Current.CancellationToken);
         Assert.Equal(100, result.Latency.Count);
         Assert.Null(result.ServerCpuUsPerOp);
     }

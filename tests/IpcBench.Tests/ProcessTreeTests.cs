@@ -9,10 +9,7 @@ public class ProcessTreeTests
     [Fact]
     public async Task Kill_takes_the_children_and_grandchildren_with_the_process()
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            return; // elsewhere it is the runtime's own tree kill
-        }
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "ProcessTree walks /proc on Linux only; elsewhere it is the runtime's own tree kill");
         using var shell = Process.Start(new ProcessStartInfo("sh", ["-c", "sh -c 'sleep 300 & wait' & sleep 300 & wait"]))!;
         try
         {
@@ -20,7 +17,7 @@ public class ProcessTreeTests
             var deadline = DateTime.UtcNow.AddSeconds(10);
             while (tree.Count < 3 && DateTime.UtcNow < deadline) // the inner shell, its sleep and the outer sleep
             {
-                await Task.Delay(50);
+                await Task.Delay(50, TestContext.Current.CancellationToken);
                 tree = [.. ProcessTree.Descendants(shell.Id)];
             }
             Assert.Equal(3, tree.Count);
@@ -31,7 +28,7 @@ public class ProcessTreeTests
             deadline = DateTime.UtcNow.AddSeconds(5);
             while (tree.Any(IsRunning) && DateTime.UtcNow < deadline)
             {
-                await Task.Delay(50);
+                await Task.Delay(50, TestContext.Current.CancellationToken);
             }
             Assert.DoesNotContain(tree, IsRunning);
         }

@@ -41,7 +41,7 @@ public class RedisFaultTests
             Assert.DoesNotContain(password, stdout + stderr);
             foreach (string file in Directory.EnumerateFiles(results, "*", SearchOption.AllDirectories))
             {
-                Assert.DoesNotContain(password, await File.ReadAllTextAsync(file));
+                Assert.DoesNotContain(password, await File.ReadAllTextAsync(file, TestContext.Current.CancellationToken));
             }
 
             environment["IPCBENCH_REDIS_URL"] = $"redis://:wrong-{password}@127.0.0.1:{redis.Port}";

@@ -47,7 +47,7 @@ public class RuntimeTests
                 "ping", "--transport", "uds", "--scenario", "start", "--count", "3", "--warmup", "1", "--no-results", "--json", json);
             Assert.True(exit == 0, stderr);
             Assert.Contains("x 3 ", stdout);
-            string results = await File.ReadAllTextAsync(json);
+            string results = await File.ReadAllTextAsync(json, TestContext.Current.CancellationToken);
             Assert.Contains("scenario=start", results);
             Assert.Contains("JIT (tiered, with dynamic PGO)", results);
             // A process start is milliseconds at the least: anything less timed no process.

@@ -3,4 +3,4 @@
 // IsolationTests): the hang dump shows .NET's SIGCHLD handler looping in ProcessWaitState.CheckChildren and TryReapChild
 // with the process-start lock held, one test waiting in Process.Start for that lock and another in Process.Kill. Keeping
 // IsolationTests and CliTests apart was not enough: every class that starts a process would have to be.
-[assembly: Xunit.CollectionBehavior(DisableTestParallelization = true)]
+[assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]

@@ -25,6 +25,11 @@ internal static class CompareCommand
             HelpName = "KEY,...",
             CustomParser = result => [.. result.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))],
         };
+        var json = new Option<string?>("--json")
+        {
+            Description = "also write each common case's key, verdict, p50 change and p-value to FILE as JSON, for scripts (docs/cli.md)",
+            HelpName = "FILE",
+        };
         var command = new Command("compare", """
             Compares two runs case by case (a case: transport, options, payload size and placement) and prints a markdown table: p50
             and p99 of both runs and their change, the change in requests/s, the p-value, and a verdict. A case is "slower"
@@ -39,15 +44,18 @@ internal static class CompareCommand
             exits 2, unless --allow-different names each of them; placement it never allows (a round trip across CPUs pays
             the machine's wake-ups, one on one CPU does not).
 
+            --json FILE also writes the verdicts for a script to read: one record per case in both runs, with
+            its key (transport, options, size, placement), its verdict (same, slower, faster), its p50 change and p-value.
+
             Exit codes: 0 no case is slower; 1 at least one case is slower; 2 not comparable, bad options, a missing or
-            malformed results file, a schema version this ipcbench does not read, or no case in common.
-            """) { baseline, current, threshold, allowDifferent };
+            malformed results file, a schema version this ipcbench does not read, or no case in common (no FILE written).
+            """) { baseline, current, threshold, allowDifferent, json };
         command.SetAction(parsed => Run(parsed.GetValue(baseline)!, parsed.GetValue(current)!, parsed.GetValue(threshold),
-            parsed.GetValue(allowDifferent) ?? []));
+            parsed.GetValue(allowDifferent) ?? [], parsed.GetValue(json)));
         return command;
     }
 
-    private static int Run(string baseline, string current, double threshold, string[] allowDifferent)
+    private static int Run(string baseline, string current, double threshold, string[] allowDifferent, string? json)
     {
         RunComparison comparison;
         try
@@ -70,6 +78,18 @@ internal static class CompareCommand
         {
             Console.Error.WriteLine($"ipcbench compare: error: {e.Message}");
             return ExitCodes.Usage;
+        }
+        if (json is not null)
+        {
+            try
+            {
+                ComparisonJson.Write(json, comparison);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                Console.Error.WriteLine($"ipcbench compare: cannot write {json}: {e.Message}");
+                return ExitCodes.Usage;
+            }
         }
         Console.Out.Write(ComparisonMarkdown.Render(comparison));
         return comparison.AnySlower ? ExitCodes.Failed : ExitCodes.Success;
