@@ -25,7 +25,7 @@ public class BrokeredServerBoundsTests
         string channel = $"ipcbench:test:{Guid.NewGuid():N}";
         var serve = new ServeRequest("redis") { Address = new Uri($"{redis.Url}/?channel={channel}") }.StartInfo();
         serve.Environment["IPCBENCH_REDIS_URL"] = redis.Url; // the one it checks it can reach
-        await using var server = await ServerProcess.StartAsync(serve, "the redis server");
+        await using var server = await ServerProcess.StartAsync(serve, "the redis server", ct: TestContext.Current.CancellationToken);
         string replyChannel = $"{channel}.reply.raw";
         await using var replies = await ScratchRedis.RespConnection.OpenAsync(redis.Port);
         await replies.SendAsync("SUBSCRIBE", replyChannel);
@@ -47,24 +47,24 @@ public class BrokeredServerBoundsTests
         var serve = new ServeRequest("nats") { Address = new Uri($"{nats.Url}/?subject={subject}") }.StartInfo();
         serve.Environment["IPCBENCH_NATS_URL"] = nats.Url; // the one it checks it can reach
         serve.Environment[ServerStats.TestDelayVariable] = "2000"; // 2 ms a reply: a flood of 5,000 waits 10 s to be answered
-        await using var server = await ServerProcess.StartAsync(serve, "the nats server");
+        await using var server = await ServerProcess.StartAsync(serve, "the nats server", ct: TestContext.Current.CancellationToken);
         await using var flood = new NatsConnection(NatsOpts.Default with { Url = nats.Url });
 
         const int Requests = 5_000; // above the bound, below the library's own 16,384
         for (int i = 0; i < Requests; i++)
         {
-            await flood.PublishAsync(subject, new byte[] { 1 }, replyTo: $"_INBOX.flood.{i}");
+            await flood.PublishAsync(subject, new byte[] { 1 }, replyTo: $"_INBOX.flood.{i}", cancellationToken: TestContext.Current.CancellationToken);
         }
-        await flood.PingAsync();
+        await flood.PingAsync(TestContext.Current.CancellationToken);
 
         var deadline = DateTime.UtcNow.AddSeconds(20);
         while (!server.RecentErrors.Contains("dropped a request", StringComparison.Ordinal) && DateTime.UtcNow < deadline)
         {
-            await Task.Delay(100);
+            await Task.Delay(100, TestContext.Current.CancellationToken);
         }
         Assert.Contains($"dropped a request: {NatsResponder.MaxPending} are waiting already", server.RecentErrors);
-        await using var client = await TransportRegistry.Get("nats").ConnectAsync(AddressQuery.With(server.Address, "timeout", "30s"));
-        Assert.Equal(3, await client.RequestAsync("abc"u8.ToArray(), new byte[3]));
+        await using var client = await TransportRegistry.Get("nats").ConnectAsync(AddressQuery.With(server.Address, "timeout", "30s"), TestContext.Current.CancellationToken);
+        Assert.Equal(3, await client.RequestAsync("abc"u8.ToArray(), new byte[3], TestContext.Current.CancellationToken));
     }
 
     private static byte[] Request(string replyChannel, long id, byte[] payload)

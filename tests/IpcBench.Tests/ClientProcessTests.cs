@@ -23,15 +23,15 @@ public sealed class ClientProcessTests : IDisposable
     {
         if (!OperatingSystem.IsLinux())
         {
-            return; // read from /proc
+            Assert.Skip("reads every process's command line from Linux's /proc");
         }
         string server = (await ReadyAddressAsync()).Replace("tcp://", $"tcp://ipcbench:{Password}@", StringComparison.Ordinal);
         var info = ServerCommand.Resolve().StartInfo(["ping", "--transport", "tcp", "--no-results", .. load]);
         info.Environment["IPCBENCH_SERVER"] = server;
         info.RedirectStandardOutput = info.RedirectStandardError = true;
         using var ping = Process.Start(info)!;
-        var stderr = ping.StandardError.ReadToEndAsync();
-        _ = ping.StandardOutput.ReadToEndAsync();
+        var stderr = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
+        _ = ping.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
 
         int children = 0;
         var leaks = new List<string>();
@@ -46,9 +46,9 @@ public sealed class ClientProcessTests : IDisposable
                     leaks.Add(commandLine);
                 }
             }
-            await Task.Delay(5);
+            await Task.Delay(5, TestContext.Current.CancellationToken);
         }
-        await ping.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        await ping.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
 
         Assert.True(ping.ExitCode == 0, await stderr);
         Assert.True(children > 0, $"no client process ({childFlag}) was seen: the check saw nothing to check");
@@ -60,30 +60,30 @@ public sealed class ClientProcessTests : IDisposable
     {
         if (!OperatingSystem.IsLinux())
         {
-            return; // SIGSTOP
+            Assert.Skip("stops a process with SIGSTOP");
         }
         string server = await ReadyAddressAsync();
         using var cli = CliProcess.Start("ping", "--transport", "tcp", "--server", server, "--client-processes", "2", "--clients", "2",
             "--count", "100000000", "--warmup", "10", "--no-results");
         var ping = cli.Process;
-        var stderr = ping.StandardError.ReadToEndAsync();
-        _ = ping.StandardOutput.ReadToEndAsync();
+        var stderr = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
+        _ = ping.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
         int? worker = null;
         var deadline = DateTime.UtcNow.AddSeconds(60);
         while (worker is null && DateTime.UtcNow < deadline && !ping.HasExited)
         {
-            await Task.Delay(200);
+            await Task.Delay(200, TestContext.Current.CancellationToken);
             worker = Core.Kit.Processes.ProcessTree.Children(ping.Id).Cast<int?>()
                 .FirstOrDefault(pid => ProcFs.CommandLine(pid ?? 0).Contains("--worker-output", StringComparison.Ordinal));
         }
         Assert.True(worker is not null, "no client process started");
-        await Task.Delay(10_000); // it started, and measures (a worker stopped before it is ready meets the start's own bound, 2 minutes)
+        await Task.Delay(10_000, TestContext.Current.CancellationToken); // it started, and measures (a worker stopped before it is ready meets the start's own bound, 2 minutes)
         using (var stop = Process.Start("kill", ["-STOP", $"{worker}"])!)
         {
-            await stop.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
+            await stop.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken);
         }
 
-        await ping.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(120)); // the bound is 30 s of silence, and 5 s to stop the rest
+        await ping.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(120), TestContext.Current.CancellationToken); // the bound is 30 s of silence, and 5 s to stop the rest
 
         Assert.Equal(1, ping.ExitCode);
         Assert.Contains("has not been heard from", await stderr);
@@ -92,7 +92,7 @@ public sealed class ClientProcessTests : IDisposable
 
     private async Task<string> ReadyAddressAsync()
     {
-        string? ready = await _server.Process.StandardOutput.ReadLineAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        string? ready = await _server.Process.StandardOutput.ReadLineAsync(TestContext.Current.CancellationToken).AsTask().WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
         Assert.StartsWith("READY tcp://", ready);
         return ready!["READY ".Length..];
     }

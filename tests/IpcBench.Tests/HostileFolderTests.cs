@@ -54,10 +54,8 @@ public sealed class HostileFolderTests : IDisposable
     [MemberData(nameof(HostileResults))]
     public async Task A_results_file_that_is_not_a_bounded_regular_file_is_refused_in_one_line(string verb, string kind)
     {
-        if (!OperatingSystem.IsLinux() || (kind == "device" && !Environment.IsPrivilegedProcess))
-        {
-            return; // FIFOs and the kernel's file types are Linux's here; a device node needs root
-        }
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "FIFOs and device nodes are made with Linux's mkfifo and mknod");
+        Assert.SkipWhen(kind == "device" && !Environment.IsPrivilegedProcess, "making a device node needs root");
         string good = RunFixtures.Save(_dir, RunFixtures.Bench());
         string bad = Directory.CreateDirectory(Path.Combine(_dir, "bad")).FullName;
         string results = Path.Combine(bad, ResultsFile.FileName);
