@@ -2,7 +2,7 @@ using System.Globalization;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness.Hosting;
 using IpcBench.Reporting;
 
 namespace IpcBench.Benchmarks;

@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Attributes;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Contract;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
 
 namespace IpcBench.Benchmarks;
 

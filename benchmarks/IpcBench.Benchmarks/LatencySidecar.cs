@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 using BenchmarkDotNet.Running;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Harness.Measurement;
 using IpcBench.Reporting;
 
 namespace IpcBench.Benchmarks;

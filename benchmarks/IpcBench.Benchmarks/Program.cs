@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Running;
 using IpcBench.Benchmarks;
-using IpcBench.Core.Harness;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness;
+using IpcBench.Harness.Hosting;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;

@@ -1,5 +1,5 @@
 using BenchmarkDotNet.Reports;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness.Hosting;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 
@@ -94,7 +94,7 @@ public static class SuiteResults
             [SuiteSettings.SizesVariable] = string.Join(",", SuiteSettings.Sizes),
             [SuiteSettings.PlacementVariable] = SuiteSettings.Placement.Name(),
             [SuiteSettings.IsolationVariable] = SuiteSettings.Isolation.Name(),
-            [SuiteSettings.RuntimeVariable] = $"{SuiteSettings.Runtime}: the benchmark processes (clients) {Core.Harness.ClientRuntime.Describe(SuiteSettings.Runtime)}, the servers JIT",
+            [SuiteSettings.RuntimeVariable] = $"{SuiteSettings.Runtime}: the benchmark processes (clients) {Harness.ClientRuntime.Describe(SuiteSettings.Runtime)}, the servers JIT",
             ["job"] = SuiteConfig.NamedJob(args) ?? SuiteConfig.DefaultJobDescription,
             ["arguments"] = string.Join(' ', args.Select(CommandLineText.Quote)),
         };
@@ -105,9 +105,9 @@ public static class SuiteResults
         return options;
     }
 
-    /// <summary>A suite entry's case: its transport and options (<see cref="Core.Contract.Options.OptionValues.Identity"/>), the suite's placement, isolation and runtime.</summary>
+    /// <summary>A suite entry's case: its transport and options (<see cref="Contract.Options.OptionValues.Identity"/>), the suite's placement, isolation and runtime.</summary>
     public static CaseKey KeyOf(string entry, int size, string scenario = RoundTripBenchmark.Scenario, int clients = 1, int? replySize = null) =>
         CaseKey.ForLoop(SuiteSettings.Resolve(entry).Name, SuiteSettings.Options(entry).Identity(),
-            new Core.Harness.Measurement.LoopOptions(size, 0, 0) { Clients = clients, ReplySize = replySize }, scenario,
+            new Harness.Measurement.LoopOptions(size, 0, 0) { Clients = clients, ReplySize = replySize }, scenario,
             SuiteSettings.Placement.Name(), SuiteSettings.Isolation, runtime: SuiteSettings.Runtime);
 }

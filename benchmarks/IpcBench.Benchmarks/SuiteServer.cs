@@ -1,7 +1,7 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness;
+using IpcBench.Harness.Hosting;
 
 namespace IpcBench.Benchmarks;
 

@@ -1,7 +1,7 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness;
+using IpcBench.Harness.Hosting;
 using IpcBench.Transports;
 
 namespace IpcBench.Benchmarks;
@@ -28,10 +28,10 @@ public static class SuiteSettings
 
     /// <summary>
     /// A case's warm-up: <paramref name="steps"/> of <paramref name="step"/> (within <see cref="WarmupLimit"/>), then on
-    /// until the JIT is quiet (<see cref="Core.Harness.Measurement.WarmUp"/>). Says in the case's log how long each part took.
+    /// until the JIT is quiet (<see cref="Harness.Measurement.WarmUp"/>). Says in the case's log how long each part took.
     /// </summary>
     public static async Task WarmUpAsync(int steps, Func<ValueTask> step) =>
-        Console.WriteLine($"// {await Core.Harness.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step)}");
+        Console.WriteLine($"// {await Harness.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step)}");
 
     private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : null;
 
@@ -98,7 +98,7 @@ public static class SuiteSettings
     public static IEnumerable<MessageSizes> Sizes =>
         (Env(SizesVariable) ?? "1,1KB,10KB,100KB")
         .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-        .Select(s => MessageSizes.Parse(s, Core.Kit.Framing.LengthPrefix.DefaultMaxPayload)
+        .Select(s => MessageSizes.Parse(s, Kit.Framing.LengthPrefix.DefaultMaxPayload)
             ?? throw new ArgumentException($"{SizesVariable}: '{s}' is not a size such as 1, 1KB or 100KB, nor a request:reply pair such as 16:64KB"));
 
     /// <summary>

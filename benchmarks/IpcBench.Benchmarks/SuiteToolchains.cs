@@ -4,7 +4,7 @@ using BenchmarkDotNet.Toolchains;
 using BenchmarkDotNet.Toolchains.CsProj;
 using BenchmarkDotNet.Toolchains.DotNetCli;
 using BenchmarkDotNet.Toolchains.NativeAot;
-using IpcBench.Core.Harness;
+using IpcBench.Harness;
 
 namespace IpcBench.Benchmarks;
 

@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using BenchmarkDotNet.Attributes;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Contract;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
 
 namespace IpcBench.Benchmarks;
 

@@ -1,9 +1,9 @@
 using System.CommandLine;
 using IpcBench.Cli.Commands;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Harness;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Files;
 
 namespace IpcBench.Cli;
 

@@ -1,6 +1,6 @@
 using System.Globalization;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
 
 namespace IpcBench.Reporting;
 
@@ -36,7 +36,7 @@ public sealed record CaseKey
 
     public required string Transport { get; init; }
 
-    /// <summary>The transport's own options that shape what is measured ("io=sync&amp;wait=spin"; <see cref="Core.Contract.Options.OptionValues.Identity"/>).</summary>
+    /// <summary>The transport's own options that shape what is measured ("io=sync&amp;wait=spin"; <see cref="Contract.Options.OptionValues.Identity"/>).</summary>
     public string TransportOptions { get; init; } = "";
 
     /// <summary>The request's payload in bytes.</summary>
@@ -63,14 +63,14 @@ public sealed record CaseKey
     /// <summary>Where the server ran, apart from its client ("netns", "docker-bridge"); null beside it.</summary>
     public string? Isolation { get; init; }
 
-    /// <summary>The client's runtime when not a JIT build ("r2r", "aot"; <see cref="Core.Harness.ClientRuntime"/>); null for JIT.</summary>
+    /// <summary>The client's runtime when not a JIT build ("r2r", "aot"; <see cref="Harness.ClientRuntime"/>); null for JIT.</summary>
     public string? Runtime { get; init; }
 
     /// <summary>A case of one transport's loop, as ping and the suite's benchmarks run it.</summary>
     public static CaseKey ForLoop(string transport, string transportOptions, LoopOptions loop, string scenario, string placement,
-        Core.Harness.Hosting.Isolation isolation, int clientProcesses = 1, string runtime = Core.Harness.ClientRuntime.Jit) => new()
+        Harness.Hosting.Isolation isolation, int clientProcesses = 1, string runtime = Harness.ClientRuntime.Jit) => new()
     {
-        Runtime = runtime == Core.Harness.ClientRuntime.Jit ? null : runtime,
+        Runtime = runtime == Harness.ClientRuntime.Jit ? null : runtime,
         Transport = transport,
         TransportOptions = CaseOptions.Normalize(transportOptions),
         Size = loop.Size,
@@ -81,7 +81,7 @@ public sealed record CaseKey
         InFlight = loop.InFlight,
         Rate = loop.Rate,
         Placement = placement,
-        Isolation = isolation == Core.Harness.Hosting.Isolation.None ? null : isolation.Name(),
+        Isolation = isolation == Harness.Hosting.Isolation.None ? null : isolation.Name(),
     };
 
     /// <summary>What the case measured, which the reports keep apart: figures of different kinds do not share a table.</summary>
@@ -137,7 +137,7 @@ public sealed record CaseKey
             Rate = Take<double>(RateKey, r => r > 0) ?? 0,
             ReplySize = Take<int>(ReplySizeKey, n => n >= 0 && n != size),
             Isolation = TakeText(Isolations.OptionName),
-            Runtime = TakeText(RuntimeKey, unnamed: Core.Harness.ClientRuntime.Jit),
+            Runtime = TakeText(RuntimeKey, unnamed: Harness.ClientRuntime.Jit),
         };
         return key with { TransportOptions = CaseOptions.Join(pairs) };
     }

@@ -1,5 +1,5 @@
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
 
 namespace IpcBench.Reporting;
 
@@ -11,11 +11,11 @@ public static class Figures
 {
     public static double Us(double us) => Math.Round(us, 3);
 
-    /// <summary>"sockets", "local", "messaging", "rpc": how results.json names a <see cref="Core.Contract.TransportFamily"/>.</summary>
-    public static string FamilyName(Core.Contract.TransportFamily family) => family.ToString().ToLowerInvariant();
+    /// <summary>"sockets", "local", "messaging", "rpc": how results.json names a <see cref="Contract.TransportFamily"/>.</summary>
+    public static string FamilyName(Contract.TransportFamily family) => family.ToString().ToLowerInvariant();
 
     /// <summary>A measured case as results.json holds it: the one place where a loop's result becomes a case's figures.</summary>
-    public static CaseResult Case(CaseKey key, Core.Contract.TransportFamily family, LoopResult r) => new()
+    public static CaseResult Case(CaseKey key, Contract.TransportFamily family, LoopResult r) => new()
     {
         Transport = key.Transport,
         Family = FamilyName(family),

@@ -1,7 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Harness.Measurement;
+using IpcBench.Reporting.Collecting;
 
 namespace IpcBench.Reporting;
 

@@ -1,4 +1,4 @@
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness.Hosting;
 using IpcBench.Reporting.Collecting;
 
 namespace IpcBench.Reporting;
@@ -76,7 +76,7 @@ public sealed record RunEnvironment
 }
 
 /// <summary>
-/// How this machine hands the turn to a sleeping thread, one way, in microseconds (<see cref="Core.Harness.Hosting.WakeUpProbe"/>),
+/// How this machine hands the turn to a sleeping thread, one way, in microseconds (<see cref="Harness.Hosting.WakeUpProbe"/>),
 /// and the idle settings behind it. A blocking transport's round trip pays two hand-offs: on one CPU (placement
 /// same-core) a context switch each, across CPUs (none, cross-core) a wake-up of the other CPU each, whose cost depends
 /// on whether that CPU was idle. A figure is null where it could not be measured (not Linux, one CPU).
@@ -164,7 +164,7 @@ public sealed record CaseResult
     public CaseKey Key => CaseKey.Of(this);
 
     /// <summary>The latency curve: percentiles 0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99 and 100.</summary>
-    public required IReadOnlyList<Core.Harness.Measurement.PercentilePoint> PercentilesUs { get; init; }
+    public required IReadOnlyList<Harness.Measurement.PercentilePoint> PercentilesUs { get; init; }
 
     /// <summary>A uniform random subsample (fixed seed) of up to 2,000 per-request latencies, for statistical tests.</summary>
     public required IReadOnlyList<double> SamplesUs { get; init; }

@@ -1,5 +1,5 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
 using IpcBench.Transports.Grpc;
 using IpcBench.Transports.DBus;
 using IpcBench.Transports.Http;

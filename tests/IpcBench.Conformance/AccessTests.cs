@@ -1,7 +1,7 @@
 using System.Net;
 using System.Runtime.Versioning;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Contract;
+using IpcBench.Harness.Measurement;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

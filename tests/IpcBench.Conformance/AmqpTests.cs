@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract.Options;
 using IpcBench.Transports;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;

@@ -1,9 +1,9 @@
 using System.Buffers.Binary;
 using System.Text;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Contract.Options;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Processes;
 using IpcBench.Transports;
 using IpcBench.Transports.Nats;
 using IpcBench.Transports.Redis;

@@ -1,8 +1,8 @@
 using System.Diagnostics;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Processes;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

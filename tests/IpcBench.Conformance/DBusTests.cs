@@ -1,7 +1,7 @@
 using System.Diagnostics;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit.Files;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Contract;
+using IpcBench.Kit.Files;
+using IpcBench.Kit.Processes;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

@@ -1,7 +1,7 @@
 using System.Diagnostics;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Conformance;
 

@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Http.Headers;
 using Google.Protobuf;
 using Ipcbench;
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;
@@ -95,7 +95,7 @@ public class GrpcTests
 
         Assert.NotEqual("0", Status(response));
         await using var connection = await server.ConnectAsync();
-        Assert.True(await new Core.Harness.Measurement.Exchange(connection, 10).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
+        Assert.True(await new Harness.Measurement.Exchange(connection, 10).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     /// <summary>The call's grpc-status: in the trailers, or in the headers of a trailers-only reply.</summary>

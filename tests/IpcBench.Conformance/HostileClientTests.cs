@@ -2,10 +2,10 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Runtime.Versioning;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Framing;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Contract;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Framing;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Conformance;
 

@@ -1,6 +1,6 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Contract;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

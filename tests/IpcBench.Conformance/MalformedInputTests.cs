@@ -1,5 +1,5 @@
 using System.Net.Sockets;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Harness.Measurement;
 
 namespace IpcBench.Conformance;
 

@@ -1,8 +1,8 @@
 using System.IO.MemoryMappedFiles;
 using System.Runtime.Versioning;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Files;
 
 namespace IpcBench.Conformance;
 

@@ -1,8 +1,8 @@
 using System.Diagnostics;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness.Hosting;
+using IpcBench.Kit.Files;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

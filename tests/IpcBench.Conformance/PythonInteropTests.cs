@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Conformance;
 

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Text;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract.Options;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness;
+using IpcBench.Contract;
+using IpcBench.Harness;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

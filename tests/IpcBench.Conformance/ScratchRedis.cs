@@ -3,7 +3,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Conformance;
 

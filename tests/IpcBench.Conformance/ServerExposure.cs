@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Net;
 using System.Runtime.Versioning;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Conformance;
 

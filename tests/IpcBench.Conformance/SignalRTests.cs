@@ -43,7 +43,7 @@ public class SignalRTests
         Assert.Equal([0x95, 0x03, 0x80, 0xa1, (byte)'8', 0x01], reply[1..7]); // completion of "8", kind 1 (error)
 
         await using var connection = await server.ConnectAsync(); // the server is unharmed
-        Assert.True(await new Core.Harness.Measurement.Exchange(connection, 10).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
+        Assert.True(await new Harness.Measurement.Exchange(connection, 10).SendAsync(false, TestContext.Current.CancellationToken) >= 0);
     }
 
     [Fact]

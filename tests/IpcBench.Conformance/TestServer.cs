@@ -1,7 +1,7 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness.Hosting;
+using IpcBench.Kit.Processes;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

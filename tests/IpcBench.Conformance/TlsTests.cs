@@ -1,10 +1,10 @@
 using System.Net.Security;
 using System.Net.Sockets;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Security;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Security;
 
 namespace IpcBench.Conformance;
 

@@ -1,7 +1,7 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Security;
-using IpcBench.Core.Kit.Streams;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Security;
+using IpcBench.Kit.Streams;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

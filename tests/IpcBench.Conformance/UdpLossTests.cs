@@ -1,8 +1,8 @@
 using System.Net;
 using System.Net.Sockets;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness.Measurement;
 using IpcBench.Transports.Sockets;
 
 namespace IpcBench.Conformance;

@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Processes;
 using IpcBench.Transports;
 
 namespace IpcBench.Conformance;

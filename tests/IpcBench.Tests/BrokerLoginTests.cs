@@ -1,4 +1,4 @@
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract.Options;
 
 namespace IpcBench.Tests;
 

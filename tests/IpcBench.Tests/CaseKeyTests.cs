@@ -1,5 +1,5 @@
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
 using IpcBench.Reporting;
 
 namespace IpcBench.Tests;

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness.Hosting;
 
 namespace IpcBench.Tests;
 

@@ -1,9 +1,9 @@
 using System.Diagnostics;
 using System.Text.Json;
 using System.Text.RegularExpressions;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness.Hosting;
 using IpcBench.Conformance;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Tests;
 
@@ -114,7 +114,7 @@ public class CliTests
     [InlineData("--transport", "mmf", "--wait", "spin")]
     public async Task Ping_runs_cross_core_where_there_are_two_cpus(params string[] args)
     {
-        Assert.SkipWhen(IpcBench.Core.Harness.Hosting.CpuAffinity.UsableCpus().Count < 2, "needs two CPUs this process may use, one for each side");
+        Assert.SkipWhen(IpcBench.Harness.Hosting.CpuAffinity.UsableCpus().Count < 2, "needs two CPUs this process may use, one for each side");
         var (exit, stdout, stderr) = await RunAsync(["ping", .. args, "--count", "200", "--warmup", "20", "--no-results"]);
         Assert.True(exit == 0, stderr);
         Assert.Matches(@"placement cross-core \(client cpu (\d+), server cpu (?!\1)\d+\)", stdout);

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness.Hosting;
 
 namespace IpcBench.Tests;
 
@@ -73,7 +73,7 @@ public sealed class ClientProcessTests : IDisposable
         while (worker is null && DateTime.UtcNow < deadline && !ping.HasExited)
         {
             await Task.Delay(200, TestContext.Current.CancellationToken);
-            worker = Core.Kit.Processes.ProcessTree.Children(ping.Id).Cast<int?>()
+            worker = Kit.Processes.ProcessTree.Children(ping.Id).Cast<int?>()
                 .FirstOrDefault(pid => ProcFs.CommandLine(pid ?? 0).Contains("--worker-output", StringComparison.Ordinal));
         }
         Assert.True(worker is not null, "no client process started");

@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using IpcBench.Core.Harness;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness;
+using IpcBench.Harness.Hosting;
 
 namespace IpcBench.Tests;
 

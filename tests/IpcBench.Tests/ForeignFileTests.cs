@@ -1,6 +1,6 @@
 using System.Net.Sockets;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Harness.Hosting;
+using IpcBench.Kit.Files;
 
 namespace IpcBench.Tests;
 

@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit.Framing;
+using IpcBench.Contract;
+using IpcBench.Kit.Framing;
 
 namespace IpcBench.Tests;
 

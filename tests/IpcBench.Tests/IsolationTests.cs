@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using IpcBench.Conformance;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Harness.Hosting;
+using IpcBench.Kit.Processes;
 using IpcBench.Reporting;
 
 namespace IpcBench.Tests;
@@ -322,7 +322,7 @@ public class IsolationTests
     /// whether or not they run here: read when tests are discovered, so it asks nothing of the machine (RunsHere does, later).
     /// </summary>
     public static TheoryData<string> Networked => [.. IpcBench.Transports.TransportRegistry.All
-        .Where(t => t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.CrossHost) && !t.Capabilities.Has(IpcBench.Core.Contract.TransportFeatures.Brokered))
+        .Where(t => t.Capabilities.Has(IpcBench.Contract.TransportFeatures.CrossHost) && !t.Capabilities.Has(IpcBench.Contract.TransportFeatures.Brokered))
         .Select(t => t.Name)];
 
     /// <summary>

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Harness.Measurement;
 
 namespace IpcBench.Tests;
 

@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Contract;
+using IpcBench.Harness.Measurement;
 
 namespace IpcBench.Tests;
 

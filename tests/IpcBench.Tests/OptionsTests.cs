@@ -1,8 +1,8 @@
 using IpcBench.Cli;
 using IpcBench.Cli.Parsing;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness.Hosting;
 using IpcBench.Transports;
 
 namespace IpcBench.Tests;

@@ -1,4 +1,4 @@
-using IpcBench.Core.Kit.Files;
+using IpcBench.Kit.Files;
 
 namespace IpcBench.Tests;
 

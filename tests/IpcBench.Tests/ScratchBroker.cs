@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using IpcBench.Conformance;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Tests;
 

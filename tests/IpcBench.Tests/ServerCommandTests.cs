@@ -1,4 +1,4 @@
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness.Hosting;
 
 namespace IpcBench.Tests;
 

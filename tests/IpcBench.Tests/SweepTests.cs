@@ -1,7 +1,7 @@
 using System.Diagnostics;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Kit.Files;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Harness.Hosting;
+using IpcBench.Kit.Files;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Tests;
 

@@ -1,6 +1,6 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Kit;
+using IpcBench.Kit.Files;
 using Tmds.DBus.Protocol;
 
 namespace IpcBench.Transports.DBus;

@@ -1,7 +1,7 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
+using IpcBench.Kit.Files;
 using Tmds.DBus.Protocol;
 
 namespace IpcBench.Transports.DBus;
@@ -17,7 +17,7 @@ public sealed class DBusTransport : ITransport
     public static DBusTransport Instance { get; } = new();
 
     /// <summary>As the other transports' default; D-Bus itself allows arrays of up to 64 MiB.</summary>
-    public const int MaxPayload = Core.Kit.Framing.LengthPrefix.DefaultMaxPayload;
+    public const int MaxPayload = Kit.Framing.LengthPrefix.DefaultMaxPayload;
 
     private DBusTransport()
     {

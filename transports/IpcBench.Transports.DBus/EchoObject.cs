@@ -1,4 +1,4 @@
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 using Tmds.DBus.Protocol;
 
 namespace IpcBench.Transports.DBus;

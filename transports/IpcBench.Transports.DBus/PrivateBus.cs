@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Text;
-using IpcBench.Core.Kit.Files;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Kit.Files;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Transports.DBus;
 

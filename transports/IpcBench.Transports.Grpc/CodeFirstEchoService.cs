@@ -1,5 +1,5 @@
 using Grpc.Core;
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 using ProtoBuf.Grpc;
 
 namespace IpcBench.Transports.Grpc;

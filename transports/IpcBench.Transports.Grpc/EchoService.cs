@@ -1,7 +1,7 @@
 using Google.Protobuf;
 using Grpc.Core;
 using Ipcbench;
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 using Microsoft.Extensions.Hosting;
 
 namespace IpcBench.Transports.Grpc;

@@ -1,7 +1,7 @@
 using Grpc.Core;
 using Grpc.Net.Client;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Kit;
 using ProtoBuf.Grpc;
 using ProtoBuf.Grpc.Client;
 

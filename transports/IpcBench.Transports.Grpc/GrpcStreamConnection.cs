@@ -1,8 +1,8 @@
 using Grpc.Core;
 using Grpc.Net.Client;
 using Ipcbench;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Kit;
 
 namespace IpcBench.Transports.Grpc;
 

@@ -1,8 +1,8 @@
 using Grpc.Net.Client;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Security;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
+using IpcBench.Kit.Security;
 using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Core;

@@ -1,6 +1,6 @@
 using System.Buffers;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit.Framing;
+using IpcBench.Contract;
+using IpcBench.Kit.Framing;
 using Microsoft.AspNetCore.Http;
 
 namespace IpcBench.Transports.Http;

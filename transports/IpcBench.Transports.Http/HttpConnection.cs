@@ -1,6 +1,6 @@
 using System.Net;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Kit;
 
 namespace IpcBench.Transports.Http;
 

@@ -1,7 +1,7 @@
 using System.Net;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
 using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Core;

@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
 
 namespace IpcBench.Transports.InProcess;
 

@@ -1,4 +1,4 @@
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 
 namespace IpcBench.Transports.JsonRpc;
 

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Streams;
+using IpcBench.Contract;
+using IpcBench.Kit;
+using IpcBench.Kit.Streams;
 using StreamJsonRpc;
 
 namespace IpcBench.Transports.JsonRpc;

@@ -1,6 +1,6 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Framing;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Framing;
 using IpcBench.Transports.Pipes;
 using StreamJsonRpc;
 

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Buffers.Text;
 using System.Text;
-using IpcBench.Core.Kit;
+using IpcBench.Kit;
 
 namespace IpcBench.Transports.JsonRpc;
 

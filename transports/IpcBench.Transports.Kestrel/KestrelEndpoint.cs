@@ -1,12 +1,12 @@
 using System.Net.Sockets;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Files;
 using IpcBench.Transports.Pipes;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Https;
-using Certificates = IpcBench.Core.Kit.Security.Tls;
+using Certificates = IpcBench.Kit.Security.Tls;
 
 namespace IpcBench.Transports.Kestrel;
 

@@ -1,5 +1,5 @@
 using System.Net;
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server.Features;

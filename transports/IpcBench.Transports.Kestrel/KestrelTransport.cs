@@ -1,5 +1,5 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;

@@ -1,5 +1,5 @@
 using System.Net.Sockets;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract.Options;
 using NATS.Client.Core;
 
 namespace IpcBench.Transports.Nats;

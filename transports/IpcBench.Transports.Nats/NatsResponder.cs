@@ -1,5 +1,5 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Kit;
 using System.Threading.Channels;
 using NATS.Client.Core;
 

@@ -1,9 +1,9 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
+using IpcBench.Kit.Files;
 using NATS.Client.Core;
-using IConnection = IpcBench.Core.Contract.IConnection;
+using IConnection = IpcBench.Contract.IConnection;
 
 namespace IpcBench.Transports.Nats;
 

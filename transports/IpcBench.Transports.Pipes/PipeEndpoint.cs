@@ -1,8 +1,8 @@
 using System.IO.Pipes;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Files;
-using IpcBench.Core.Kit.Streams;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Files;
+using IpcBench.Kit.Streams;
 
 namespace IpcBench.Transports.Pipes;
 

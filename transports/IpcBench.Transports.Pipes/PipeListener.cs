@@ -1,7 +1,7 @@
 using System.IO.Pipes;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Streams;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Streams;
 
 namespace IpcBench.Transports.Pipes;
 

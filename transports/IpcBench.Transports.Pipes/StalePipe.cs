@@ -1,6 +1,6 @@
 using System.IO.Pipes;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Kit.Files;
 
 namespace IpcBench.Transports.Pipes;
 

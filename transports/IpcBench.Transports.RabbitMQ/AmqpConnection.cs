@@ -1,10 +1,10 @@
 using System.Globalization;
 using System.Runtime.CompilerServices;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Kit;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
-using IConnection = IpcBench.Core.Contract.IConnection;
+using IConnection = IpcBench.Contract.IConnection;
 using RabbitConnection = RabbitMQ.Client.IConnection;
 
 namespace IpcBench.Transports.RabbitMQ;
@@ -18,7 +18,7 @@ namespace IpcBench.Transports.RabbitMQ;
 internal sealed class AmqpConnection : IProbedConnection
 {
     private const string DirectReplyTo = "amq.rabbitmq.reply-to";
-    private const int MaxMessage = Core.Kit.Framing.LengthPrefix.DefaultMaxPayload; // as the transport's capabilities say
+    private const int MaxMessage = Kit.Framing.LengthPrefix.DefaultMaxPayload; // as the transport's capabilities say
 
     private readonly RabbitConnection _connection;
     private readonly IChannel _channel;

@@ -1,7 +1,7 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
+using IpcBench.Kit.Files;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitConnection = RabbitMQ.Client.IConnection;

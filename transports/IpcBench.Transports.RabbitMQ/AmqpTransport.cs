@@ -1,8 +1,8 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
-using IConnection = IpcBench.Core.Contract.IConnection;
+using IConnection = IpcBench.Contract.IConnection;
 using RabbitConnection = RabbitMQ.Client.IConnection;
 
 namespace IpcBench.Transports.RabbitMQ;
@@ -55,7 +55,7 @@ public sealed class AmqpTransport : ITransport
 
     public TransportCapabilities Capabilities => new(
         TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost | TransportFeatures.Brokered,
-        Core.Kit.Framing.LengthPrefix.DefaultMaxPayload);
+        Kit.Framing.LengthPrefix.DefaultMaxPayload);
 
     /// <summary>The client awaits the library's async calls: there is no blocking mode to vary.</summary>
     public IReadOnlyList<TransportOption> Options => [Queue];

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Files;
 using StackExchange.Redis;
 
 namespace IpcBench.Transports.Redis;

@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 
 namespace IpcBench.Transports.Redis;
 

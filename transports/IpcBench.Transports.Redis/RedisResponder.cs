@@ -1,9 +1,9 @@
 using System.Buffers;
 using System.Buffers.Binary;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Kit;
 using StackExchange.Redis;
-using IServer = IpcBench.Core.Contract.IServer;
+using IServer = IpcBench.Contract.IServer;
 
 namespace IpcBench.Transports.Redis;
 

@@ -1,9 +1,9 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
 using StackExchange.Redis;
-using IConnection = IpcBench.Core.Contract.IConnection;
-using IServer = IpcBench.Core.Contract.IServer;
+using IConnection = IpcBench.Contract.IConnection;
+using IServer = IpcBench.Contract.IServer;
 
 namespace IpcBench.Transports.Redis;
 
@@ -81,7 +81,7 @@ public sealed class RedisTransport : ITransport
         var redis = await ConnectAsync(address, options, "ipcbench-server", ct).ConfigureAwait(false);
         try
         {
-            string channel = OptionValues.Parse(address, this)[Channel] is { Length: > 0 } given ? CheckChannel(given) : $"ipcbench:{Core.Kit.Files.PrivateDirectory.UniqueName()}";
+            string channel = OptionValues.Parse(address, this)[Channel] is { Length: > 0 } given ? CheckChannel(given) : $"ipcbench:{Kit.Files.PrivateDirectory.UniqueName()}";
             var reported = AddressQuery.With(RedisBroker.Public(address, _unixSocket), Channel.Name, channel);
             return await RedisResponder.StartAsync(redis, channel, reported, handler, ct).ConfigureAwait(false);
         }

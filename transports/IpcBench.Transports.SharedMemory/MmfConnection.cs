@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Kit;
 
 namespace IpcBench.Transports.SharedMemory;
 
@@ -99,7 +99,7 @@ internal sealed class MmfConnection : IConnection, IPeer
         {
             throw new TransportException($"{_peer}: the server stopped");
         }
-        if (!Core.Kit.Processes.ProcessLiveness.IsAlive(_serverPid))
+        if (!Kit.Processes.ProcessLiveness.IsAlive(_serverPid))
         {
             throw new TransportException($"{_peer}: the server process {_serverPid} is gone");
         }

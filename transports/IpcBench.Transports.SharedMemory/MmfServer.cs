@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Kit;
 
 namespace IpcBench.Transports.SharedMemory;
 
@@ -112,7 +112,7 @@ internal sealed class MmfServer : IServer, IPeer
         {
             throw new DetachedException();
         }
-        if (_client != 0 && !Core.Kit.Processes.ProcessLiveness.IsAlive(_client))
+        if (_client != 0 && !Kit.Processes.ProcessLiveness.IsAlive(_client))
         {
             throw new TransportException($"client process {_client} exited without detaching");
         }

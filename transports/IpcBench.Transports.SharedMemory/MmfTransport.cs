@@ -1,6 +1,6 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Files;
 
 namespace IpcBench.Transports.SharedMemory;
 
@@ -157,7 +157,7 @@ public sealed class MmfTransport : ITransport
         try
         {
             using var existing = SharedChannel.Open(path);
-            if (existing.State == SharedChannel.StateReady && Core.Kit.Processes.ProcessLiveness.IsAlive(existing.ServerPid))
+            if (existing.State == SharedChannel.StateReady && Kit.Processes.ProcessLiveness.IsAlive(existing.ServerPid))
             {
                 livePid = existing.ServerPid;
             }

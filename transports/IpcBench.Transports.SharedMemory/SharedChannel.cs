@@ -1,5 +1,5 @@
 using System.IO.MemoryMappedFiles;
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 
 namespace IpcBench.Transports.SharedMemory;
 
@@ -165,7 +165,7 @@ internal sealed unsafe class SharedChannel : IDisposable
     {
         int* slot = (int*)(_base + ClientPidOffset);
         int holder = Interlocked.CompareExchange(ref *slot, Environment.ProcessId, 0);
-        if (holder != 0 && !Core.Kit.Processes.ProcessLiveness.IsAlive(holder))
+        if (holder != 0 && !Kit.Processes.ProcessLiveness.IsAlive(holder))
         {
             // A client that was killed never let go: take over its claim.
             holder = Interlocked.CompareExchange(ref *slot, Environment.ProcessId, holder) == holder ? 0 : ClientPid;

@@ -2,8 +2,8 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.Intrinsics.Arm;
 using System.Runtime.Intrinsics.X86;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Kit;
 
 namespace IpcBench.Transports.SharedMemory;
 

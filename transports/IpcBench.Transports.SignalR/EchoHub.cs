@@ -1,4 +1,4 @@
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 using Microsoft.AspNetCore.SignalR;
 
 namespace IpcBench.Transports.SignalR;

@@ -1,4 +1,4 @@
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 using Microsoft.AspNetCore.SignalR;
 using Microsoft.AspNetCore.SignalR.Client;
 

@@ -1,5 +1,5 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
 using IpcBench.Transports.Kestrel;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http.Connections;

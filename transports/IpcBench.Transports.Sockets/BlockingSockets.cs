@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract.Options;
 
 namespace IpcBench.Transports.Sockets;
 

@@ -1,6 +1,6 @@
 using System.Net.Sockets;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Streams;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Streams;
 
 namespace IpcBench.Transports.Sockets;
 

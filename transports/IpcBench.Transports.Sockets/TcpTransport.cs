@@ -2,10 +2,10 @@ using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
 using System.Security.Authentication;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Streams;
-using Certificates = IpcBench.Core.Kit.Security.Tls;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Streams;
+using Certificates = IpcBench.Kit.Security.Tls;
 
 namespace IpcBench.Transports.Sockets;
 

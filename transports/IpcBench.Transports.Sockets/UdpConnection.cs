@@ -1,7 +1,7 @@
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
 
 namespace IpcBench.Transports.Sockets;
 

@@ -1,8 +1,8 @@
 using System.Net;
 using System.Net.Sockets;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Transports.Sockets;
 

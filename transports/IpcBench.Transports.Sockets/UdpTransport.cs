@@ -1,8 +1,8 @@
 using System.Buffers.Binary;
 using System.Net;
 using System.Net.Sockets;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
 
 namespace IpcBench.Transports.Sockets;
 

@@ -20,7 +20,7 @@ internal static class Mono
     /// <summary>Null when <c>mono</c> is on PATH with its WCF assembly beside it; otherwise what is missing and <paramref name="install"/>.</summary>
     public static string? Missing(string install)
     {
-        if (Core.Kit.Processes.Executable.Find(Command) is not { } mono)
+        if (Kit.Processes.Executable.Find(Command) is not { } mono)
         {
             return $"Mono is not installed ({install})";
         }

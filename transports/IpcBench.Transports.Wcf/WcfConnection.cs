@@ -1,8 +1,8 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IConnection = IpcBench.Core.Contract.IConnection;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IConnection = IpcBench.Contract.IConnection;
 
 namespace IpcBench.Transports.Wcf;
 

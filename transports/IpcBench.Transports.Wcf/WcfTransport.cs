@@ -2,11 +2,11 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using System.ServiceModel;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Framing;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
+using IpcBench.Kit.Framing;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Transports.Wcf;
 

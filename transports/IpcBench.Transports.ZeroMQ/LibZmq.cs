@@ -86,7 +86,7 @@ internal static unsafe partial class LibZmq
     {
         if (result < 0)
         {
-            throw new Core.Contract.TransportException($"{call} failed: {LastError(out _)}");
+            throw new Contract.TransportException($"{call} failed: {LastError(out _)}");
         }
     }
 

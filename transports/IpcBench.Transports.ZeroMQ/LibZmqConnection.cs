@@ -1,6 +1,6 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
 
 namespace IpcBench.Transports.ZeroMQ;
 

@@ -1,7 +1,7 @@
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Framing;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
+using IpcBench.Kit.Framing;
 using NetMQ;
 using NetMQ.Sockets;
 

@@ -1,11 +1,11 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Files;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Contract;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Files;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Cli.Commands;
 

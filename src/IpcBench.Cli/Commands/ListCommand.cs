@@ -1,7 +1,7 @@
 using System.CommandLine;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness;
 using IpcBench.Transports;
 
 namespace IpcBench.Cli.Commands;

@@ -1,13 +1,13 @@
 using System.CommandLine;
 using System.Diagnostics;
 using IpcBench.Cli.Parsing;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit;
+using IpcBench.Kit.Files;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;
@@ -416,5 +416,5 @@ internal sealed class PingCommand
     }
 
     /// <summary>The largest size --size accepts; each transport then checks its own maximum.</summary>
-    private const int LengthPrefixLimit = Core.Kit.Framing.LengthPrefix.DefaultMaxPayload;
+    private const int LengthPrefixLimit = Kit.Framing.LengthPrefix.DefaultMaxPayload;
 }

@@ -1,8 +1,8 @@
 using System.Globalization;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
+using IpcBench.Contract.Options;
+using IpcBench.Harness;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;

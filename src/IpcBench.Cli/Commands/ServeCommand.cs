@@ -1,12 +1,12 @@
 using System.CommandLine;
 using System.Runtime.InteropServices;
 using IpcBench.Cli.Parsing;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
-using IpcBench.Core.Harness;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Harness;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit;
 
 namespace IpcBench.Cli.Commands;
 
@@ -24,7 +24,7 @@ internal static class ServeCommand
         var cpu = Options.Int(ServeRequest.CpuOption, "pin the server process to CPU N", -1, 0);
         var parentPid = Options.Int(ServeRequest.ParentPidOption, "stop when process PID exits or stdin closes (set by 'ipcbench ping')", 0, 1);
         var replySize = Options.OptionalSize(ServeRequest.ReplySizeOption, "answer every request with this many bytes instead of its echo (ping --reply-size): 1, 1KB, 100KB ...",
-            Core.Kit.Framing.LengthPrefix.DefaultMaxPayload);
+            Kit.Framing.LengthPrefix.DefaultMaxPayload);
         var waitForDependencies = Options.Duration("--wait-for-dependencies",
             "wait up to this long, e.g. 120s, for what the transport needs and does not find yet (amqp: a broker still booting in another container)");
         var command = new Command(Name, """
@@ -41,7 +41,7 @@ internal static class ServeCommand
     /// <summary>serve's SIGTERM and SIGINT handlers, kept for the life of the process.</summary>
     private static PosixSignalRegistration[] _signals = [];
 
-    private static async Task<int> RunAsync(Core.Contract.ITransport transport, ParseResult parsed, TransportOptionFlags flags, Uri? address,
+    private static async Task<int> RunAsync(Contract.ITransport transport, ParseResult parsed, TransportOptionFlags flags, Uri? address,
         int cpu, int parentPid, TimeSpan patience, int? replySize)
     {
         if (await ServerWait.UnsupportedReasonAsync(transport, patience, CancellationToken.None) is { } reason)
@@ -52,7 +52,7 @@ internal static class ServeCommand
         {
             throw new UnsupportedException($"{transport.Name}'s server does not run here: {serverReason}");
         }
-        if (transport.Capabilities.Has(Core.Contract.TransportFeatures.InProcess))
+        if (transport.Capabilities.Has(Contract.TransportFeatures.InProcess))
         {
             throw new UnsupportedException($"{transport.Name} has no server process: its handler runs in the client's own process (ping starts it there)");
         }

@@ -1,9 +1,9 @@
 using System.Diagnostics;
 using System.Globalization;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Harness.Hosting;
-using IpcBench.Core.Harness.Measurement;
-using IpcBench.Core.Kit.Processes;
+using IpcBench.Contract;
+using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
+using IpcBench.Kit.Processes;
 
 namespace IpcBench.Cli.Commands;
 

@@ -1,6 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract.Options;
 
 namespace IpcBench.Cli.Parsing;
 

@@ -1,15 +1,15 @@
 using System.CommandLine;
-using IpcBench.Core.Contract;
+using IpcBench.Contract;
 using IpcBench.Transports;
 
 namespace IpcBench.Cli.Parsing;
 
-/// <summary><c>--transport NAME</c>: required, completed from the registry (named as serve's, <see cref="Core.Harness.Hosting.ServeRequest"/>).</summary>
+/// <summary><c>--transport NAME</c>: required, completed from the registry (named as serve's, <see cref="Harness.Hosting.ServeRequest"/>).</summary>
 internal static class TransportArgument
 {
     public static Option<string> Create()
     {
-        var option = new Option<string>(Core.Harness.Hosting.ServeRequest.TransportOption) { Description = "the transport (see 'ipcbench list')", HelpName = "NAME", Required = true };
+        var option = new Option<string>(Harness.Hosting.ServeRequest.TransportOption) { Description = "the transport (see 'ipcbench list')", HelpName = "NAME", Required = true };
         option.CompletionSources.Add([.. TransportRegistry.Names]);
         return option;
     }

@@ -1,6 +1,6 @@
 using System.CommandLine;
-using IpcBench.Core.Contract;
-using IpcBench.Core.Contract.Options;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
 using IpcBench.Transports;
 
 namespace IpcBench.Cli.Parsing;

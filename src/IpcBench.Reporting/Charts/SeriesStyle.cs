@@ -21,7 +21,7 @@ internal sealed record SeriesStyle(string Colour, MarkerShape Marker)
     public static SeriesStyle For(int index) =>
         new(Colours[index % Colours.Length], (MarkerShape)((index + index / Colours.Length) % Enum.GetValues<MarkerShape>().Length));
 
-    /// <summary>A colour for each family, for charts that colour by family (cost, cold starts): one per <see cref="Core.Contract.TransportFamily"/>, then grey.</summary>
+    /// <summary>A colour for each family, for charts that colour by family (cost, cold starts): one per <see cref="Contract.TransportFamily"/>, then grey.</summary>
     public static SeriesStyle ForFamily(string family) =>
-        Enum.TryParse<Core.Contract.TransportFamily>(family, ignoreCase: true, out var f) ? For((int)f) : new SeriesStyle("#7F7F7F", MarkerShape.Circle);
+        Enum.TryParse<Contract.TransportFamily>(family, ignoreCase: true, out var f) ? For((int)f) : new SeriesStyle("#7F7F7F", MarkerShape.Circle);
 }

@@ -1,4 +1,4 @@
-using IpcBench.Core.Harness;
+using IpcBench.Harness;
 
 namespace IpcBench.Reporting.Collecting;
 

@@ -1,5 +1,5 @@
 using System.Globalization;
-using IpcBench.Core.Kit.Files;
+using IpcBench.Harness;
 using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Reporting.Collecting;

@@ -1,5 +1,5 @@
 using System.Globalization;
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness.Hosting;
 
 namespace IpcBench.Reporting.Writers;
 

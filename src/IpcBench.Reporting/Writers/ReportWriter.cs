@@ -1,4 +1,3 @@
-using IpcBench.Core.Kit.Files;
 using IpcBench.Reporting.Charts;
 using IpcBench.Reporting.Collecting;
 

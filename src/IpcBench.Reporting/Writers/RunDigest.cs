@@ -1,4 +1,4 @@
-using IpcBench.Core.Harness.Hosting;
+using IpcBench.Harness.Hosting;
 
 namespace IpcBench.Reporting.Writers;
 
@@ -79,7 +79,7 @@ public static class RunDigest
     }
 
     /// <summary>The baselines' family: not IPC, the floor under the rest.</summary>
-    public static readonly string BaselineFamily = Figures.FamilyName(Core.Contract.TransportFamily.Baseline);
+    public static readonly string BaselineFamily = Figures.FamilyName(Contract.TransportFamily.Baseline);
 
     /// <summary>The floor every transport is measured against: the handler in the client's process, the payload copied in and out.</summary>
     public const string Floor = "inproc-copy";

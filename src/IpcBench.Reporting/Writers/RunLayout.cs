@@ -49,12 +49,12 @@ public sealed class RunLayout
     /// <summary>The family of a transport a run did not record one for.</summary>
     public const string OtherFamily = "other";
 
-    /// <summary>The families the rows belong to, in <see cref="Core.Contract.TransportFamily"/>'s order (sockets first), "other" last.</summary>
+    /// <summary>The families the rows belong to, in <see cref="Contract.TransportFamily"/>'s order (sockets first), "other" last.</summary>
     public IEnumerable<string> Families => Rows.Select(r => r.Family).Distinct().OrderBy(FamilyOrder);
 
-    /// <summary>Where <paramref name="family"/> comes among the others: <see cref="Core.Contract.TransportFamily"/>'s order, unknown ones last.</summary>
+    /// <summary>Where <paramref name="family"/> comes among the others: <see cref="Contract.TransportFamily"/>'s order, unknown ones last.</summary>
     public static int FamilyOrder(string family) =>
-        Enum.TryParse<Core.Contract.TransportFamily>(family, ignoreCase: true, out var f) ? (int)f : int.MaxValue;
+        Enum.TryParse<Contract.TransportFamily>(family, ignoreCase: true, out var f) ? (int)f : int.MaxValue;
 
     /// <param name="Label">The transport and the options that set it apart from the other rows.</param>
     /// <param name="Family">The transport's family ("sockets", "rpc" ...), or <see cref="OtherFamily"/>.</param>

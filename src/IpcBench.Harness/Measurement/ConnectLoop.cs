@@ -1,0 +1,80 @@
+using System.Diagnostics;
+using IpcBench.Contract;
+
+namespace IpcBench.Harness.Measurement;
+
+/// <summary>
+/// Cold start, as netperf's TCP_CRR measures it: connect, one request and its checked reply, close;
+/// each whole cycle timed. What a client that opens a connection (or a gRPC channel) per call pays,
+/// apart from the steady state that <see cref="LoadLoop"/> measures.
+/// </summary>
+public static class ConnectLoop
+{
+    public static async Task<LoopResult> RunAsync(ITransport transport, Uri address, LoopOptions options,
+        Action<double>? progress = null, CancellationToken ct = default)
+    {
+        byte[] request = new byte[options.Size];
+        byte[] reply = new byte[options.Size];
+        Payload.Fill(request);
+        for (int i = 0; i < options.Warmup; i++)
+        {
+            await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false);
+        }
+
+        var serverBefore = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
+        var recorder = new LatencyRecorder();
+        var meter = CostMeter.Start();
+        for (int i = 0; i < options.Count; i++)
+        {
+            Payload.Stamp(request, i);
+            recorder.Record(await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false));
+            if (options.Gap > TimeSpan.Zero)
+            {
+                Thread.Sleep(options.Gap);
+            }
+            if ((i & 255) == 255)
+            {
+                progress?.Invoke((i + 1.0) / options.Count);
+            }
+        }
+        var cost = meter.Stop(options.Count);
+        var serverAfter = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
+        return recorder.Result(0, cost, ServerCpuPerCycle(serverBefore, serverAfter, options.Count));
+    }
+
+    /// <summary>
+    /// The server's CPU per cycle, not per request: a cycle may carry a transport's own connect probe besides its one
+    /// request. Null unless both stats requests were answered.
+    /// </summary>
+    public static double? ServerCpuPerCycle(ServerStats.Snapshot? before, ServerStats.Snapshot? after, long cycles) =>
+        before is { } b && after is { } a ? a.CpuUsPer(b, cycles) : null;
+
+    /// <summary>One connect, request, checked reply, close; returns its duration in Stopwatch ticks.</summary>
+    public static async Task<long> CycleAsync(ITransport transport, Uri address, byte[] request, byte[] reply, CancellationToken ct)
+    {
+        long start = Stopwatch.GetTimestamp();
+        var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
+        int length;
+        try
+        {
+            length = await connection.RequestAsync(request, reply, ct).ConfigureAwait(false);
+        }
+        finally
+        {
+            await connection.DisposeAsync().ConfigureAwait(false);
+        }
+        long ticks = Stopwatch.GetTimestamp() - start;
+        if (Payload.CheckEcho(request, reply.AsSpan(0, length), content: true) is { } problem)
+        {
+            throw new ReplyMismatchException(problem);
+        }
+        return ticks;
+    }
+
+    /// <summary>The server's stats, asked on a connection of their own (closed again, as a cycle's is).</summary>
+    public static async Task<ServerStats.Snapshot?> QueryServerAsync(ITransport transport, Uri address, CancellationToken ct)
+    {
+        await using var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
+        return await ServerStats.QueryAsync(connection, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,140 @@
+using System.Buffers.Binary;
+using System.Diagnostics;
+using IpcBench.Contract;
+
+namespace IpcBench.Harness.Measurement;
+
+/// <summary>
+/// How a server tells its client what serving cost it, in-band, so that it works wherever the server
+/// runs (another container, another host). The client sends the 32-byte stats request (the marker
+/// then 16 zero bytes); the server answers with the marker, its process CPU time in microseconds
+/// (user + system, every thread; -1 when it cannot tell) and the number of ordinary requests it has served, both int64
+/// little-endian. Any other request is handled as usual. See docs/wire-format.md.
+/// </summary>
+public sealed class ServerStats(RequestHandler inner)
+{
+    /// <summary>
+    /// Test-only: microseconds a server busy-waits before each reply ("5.4"), a regression made on purpose, with which
+    /// benchmarks/ab.sh checks that its gate catches one (--inject-slowdown). Never set it for figures anyone quotes.
+    /// </summary>
+    public const string TestDelayVariable = "IPCBENCH_TEST_SERVER_DELAY_US";
+
+    /// <summary>The <see cref="TestDelayVariable"/> in force: 0 when unset; an <see cref="ArgumentException"/> when not a number of microseconds from 0 to 1,000,000.</summary>
+    public static double TestDelayUs() => Environment.GetEnvironmentVariable(TestDelayVariable) is not { Length: > 0 } text ? 0
+        : double.TryParse(text, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out double us) && us is >= 0 and <= 1e6 ? us
+        : throw new ArgumentException($"{TestDelayVariable} must be microseconds from 0 to 1000000, not '{text}'");
+
+    /// <summary><paramref name="inner"/> after a busy-wait of <paramref name="delayUs"/>: the test-only slowdown, outside the hot path of every other server.</summary>
+    private static RequestHandler Delayed(RequestHandler inner, double delayUs)
+    {
+        long ticks = (long)(delayUs * Stopwatch.Frequency / 1e6);
+        return new RequestHandler((request, reply) =>
+        {
+            for (long until = Stopwatch.GetTimestamp() + ticks; Stopwatch.GetTimestamp() < until;)
+            {
+                Thread.SpinWait(1);
+            }
+            return inner.Handle(request, reply);
+        }, inner.MaxReply);
+    }
+
+    /// <summary>"\0ipcbench-stats\0": starts with NUL so that no text payload can be mistaken for it.</summary>
+    private static ReadOnlySpan<byte> Marker => "\0ipcbench-stats\0"u8;
+
+    public const int MessageSize = Handlers.StatsMessageSize;
+
+    private long _requests;
+
+    /// <summary>The echo handler, or with <paramref name="replySize"/> replies of that size (<see cref="Handlers.FixedReply"/>), with the stats request answered on the side; <paramref name="delayUs"/>: <see cref="TestDelayVariable"/>.</summary>
+    public static RequestHandler For(int? replySize, double delayUs = 0)
+    {
+        RequestHandler inner = replySize is int size ? Handlers.FixedReply(size) : Handlers.Echo;
+        return new RequestHandler(new ServerStats(delayUs > 0 ? Delayed(inner, delayUs) : inner).Handle, inner.MaxReply);
+    }
+
+    public int Handle(ReadOnlySpan<byte> request, Span<byte> reply)
+    {
+        if (request.Length == MessageSize && request.StartsWith(Marker) && request[Marker.Length..].IndexOfAnyExcept((byte)0) < 0)
+        {
+            return WriteReply(reply);
+        }
+        Interlocked.Increment(ref _requests);
+        return inner.Handle(request, reply);
+    }
+
+    /// <summary>
+    /// Under gVisor a process's CPU time leaves out the kernel work done for it (its own network stack's, the ptrace
+    /// platform's stops), which is most of a round trip's: read here as 16 us per request where the host's network stack
+    /// made it 148 us. Such a server says it cannot tell.
+    /// </summary>
+    private static readonly bool CpuNotMeasurable = Hosting.GVisor.IsRunningInside;
+
+    private int WriteReply(Span<byte> reply)
+    {
+        using var self = Process.GetCurrentProcess();
+        Marker.CopyTo(reply);
+        BinaryPrimitives.WriteInt64LittleEndian(reply[16..], CpuNotMeasurable ? -1 : (long)self.TotalProcessorTime.TotalMicroseconds);
+        BinaryPrimitives.WriteInt64LittleEndian(reply[24..], Interlocked.Read(ref _requests));
+        return MessageSize;
+    }
+
+    /// <summary>A server's cumulative CPU time and request count at one moment.</summary>
+    public readonly record struct Snapshot(long CpuUs, long Requests)
+    {
+        /// <summary>CPU microseconds per request between <paramref name="earlier"/> and this snapshot; null when the server could not tell.</summary>
+        public double? CpuUsPerRequestSince(Snapshot earlier) => CpuUsPer(earlier, Requests - earlier.Requests);
+
+        /// <summary>CPU microseconds per operation, <paramref name="operations"/> of them since <paramref name="earlier"/>; null when the server could not tell (-1).</summary>
+        public double? CpuUsPer(Snapshot earlier, long operations) =>
+            operations > 0 && CpuUs >= 0 && earlier.CpuUs >= 0 ? (double)(CpuUs - earlier.CpuUs) / operations : null;
+    }
+
+    /// <summary>
+    /// The server's CPU per request over a stretch, as the server reports it: asked on one connection when the stretch
+    /// starts and again when it ends. Every loop and benchmark brackets its measured requests with one.
+    /// </summary>
+    public sealed class CpuMeter
+    {
+        private readonly IConnection _stats;
+        private readonly bool _lossTolerated;
+        private readonly Snapshot? _before;
+
+        private CpuMeter(IConnection stats, bool lossTolerated, Snapshot? before) => (_stats, _lossTolerated, _before) = (stats, lossTolerated, before);
+
+        /// <param name="lossTolerated">The transport may lose a message (<see cref="QueryAsync"/>).</param>
+        public static async Task<CpuMeter> StartAsync(IConnection stats, bool lossTolerated, CancellationToken ct = default) =>
+            new(stats, lossTolerated, await QueryAsync(stats, lossTolerated, ct).ConfigureAwait(false));
+
+        /// <summary>CPU microseconds per request since <see cref="StartAsync"/>; null unless the server answered both times.</summary>
+        public async Task<double?> StopAsync(CancellationToken ct = default) =>
+            _before is { } before && await QueryAsync(_stats, _lossTolerated, ct).ConfigureAwait(false) is { } after ? after.CpuUsPerRequestSince(before) : null;
+    }
+
+    /// <summary>
+    /// Asks the server behind <paramref name="connection"/> for its stats; null if it does not answer them (not an IpcBench
+    /// server), or if <paramref name="lossTolerated"/> and the reply was lost. Over a transport that loses nothing a timeout
+    /// is a server that stopped answering, and fails the caller like any request's: swallowed, it would leave a connection
+    /// that refuses the next request (mmf's) and hide why.
+    /// </summary>
+    public static async ValueTask<Snapshot?> QueryAsync(IConnection connection, bool lossTolerated, CancellationToken ct = default)
+    {
+        byte[] request = new byte[MessageSize];
+        Marker.CopyTo(request);
+        byte[] reply = new byte[MessageSize];
+        int length;
+        try
+        {
+            length = await connection.RequestAsync(request, reply, ct).ConfigureAwait(false);
+        }
+        catch (TransportTimeoutException) when (lossTolerated)
+        {
+            return null;
+        }
+        // An echo server that does not know the request sends it back unchanged: zeros after the marker.
+        if (length != MessageSize || !reply.AsSpan().StartsWith(Marker) || reply.AsSpan(Marker.Length).IndexOfAnyExcept((byte)0) < 0)
+        {
+            return null;
+        }
+        return new Snapshot(BinaryPrimitives.ReadInt64LittleEndian(reply.AsSpan(16)), BinaryPrimitives.ReadInt64LittleEndian(reply.AsSpan(24)));
+    }
+}

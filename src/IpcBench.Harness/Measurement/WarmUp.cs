@@ -1,0 +1,67 @@
+using System.Diagnostics;
+using IpcBench.Kit;
+
+namespace IpcBench.Harness.Measurement;
+
+/// <summary>
+/// The one warm-up policy, of ping's loops and the suite's benchmarks alike: the requests asked for (or the time), then
+/// on in short rounds until this process's JIT has compiled nothing for <see cref="JitQuiet"/>. Tiered compilation
+/// recompiles the hot path (and, with dynamic PGO, instruments it first, and replaces a long loop on the stack) in the
+/// background during the first second or so; on a pinned CPU each recompilation preempts the loop, and it used to land
+/// in the measured requests as p99.9 two to three times the C yardstick's and milliseconds of max (and, in an open
+/// loop, in the p99 of every request queued behind it). A long-running service is past that; so is the measurement.
+/// No warm-up at all still means none.
+/// </summary>
+public static class WarmUp
+{
+    /// <summary>How long a warm-up took: the part asked for, then the wait for a quiet JIT.</summary>
+    public readonly record struct Spent(TimeSpan Asked, TimeSpan JitWait)
+    {
+        public override string ToString() =>
+            FormattableString.Invariant($"warm-up {Asked.TotalMilliseconds:0} ms as asked, then {JitWait.TotalMilliseconds:0} ms until the JIT was quiet");
+    }
+
+    /// <summary>How long this process's JIT must have compiled nothing before warm-up ends: over the runtime's
+    /// 100 ms call-counting delay, so that a tier-up still to come is not mistaken for quiet.</summary>
+    public static readonly TimeSpan JitQuiet = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>The longest warm-up may go on waiting for the JIT to settle.</summary>
+    public static readonly TimeSpan JitSettleLimit = TimeSpan.FromSeconds(10);
+
+    /// <summary>How long each round of the wait for a quiet JIT runs.</summary>
+    private static readonly TimeSpan JitRound = TimeSpan.FromMilliseconds(20);
+
+    /// <param name="requests">How many requests to warm up with.</param>
+    /// <param name="duration">The longest that may take; zero for no bound.</param>
+    /// <param name="run">Sends requests until the deadline (Stopwatch ticks) passes or the count is sent, whichever is first.</param>
+    public static async Task<Spent> RunAsync(int requests, TimeSpan duration, Func<long, int, Task> run)
+    {
+        if (requests == 0)
+        {
+            return default;
+        }
+        long begin = Stopwatch.GetTimestamp();
+        await run(duration > TimeSpan.Zero ? begin + StopwatchTicks.From(duration) : long.MaxValue, requests).ConfigureAwait(false);
+        long asked = Stopwatch.GetTimestamp(), quietSince = asked;
+        long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
+        while (Stopwatch.GetElapsedTime(quietSince) < JitQuiet && Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
+        {
+            await run(StopwatchTicks.FromNow(JitRound), int.MaxValue).ConfigureAwait(false);
+            if (System.Runtime.JitInfo.GetCompiledMethodCount() is var now && now != compiled)
+            {
+                (compiled, quietSince) = (now, Stopwatch.GetTimestamp());
+            }
+        }
+        return new Spent(Stopwatch.GetElapsedTime(begin, asked), Stopwatch.GetElapsedTime(asked));
+    }
+
+    /// <summary><see cref="RunAsync(int, TimeSpan, Func{long, int, Task})"/> for a warm-up made of whole steps (a request, a connect cycle, a round of every client).</summary>
+    public static Task<Spent> RunAsync(int steps, TimeSpan duration, Func<ValueTask> step) =>
+        RunAsync(steps, duration, async (deadline, count) =>
+        {
+            for (int i = 0; i < count && Stopwatch.GetTimestamp() < deadline; i++)
+            {
+                await step().ConfigureAwait(false);
+            }
+        });
+}

@@ -1,0 +1,54 @@
+using IpcBench.Contract;
+using IpcBench.Kit;
+
+namespace IpcBench.Harness;
+
+/// <summary>
+/// Connecting to a server that may still be starting elsewhere (another container, a pod): connect attempts are retried
+/// until one succeeds or the patience is spent, so a client need not be started after its server is known to be ready
+/// (a health check polled beside a benchmark would cost the CPU it measures).
+/// </summary>
+public static class ServerWait
+{
+    private static readonly TimeSpan RetryInterval = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>
+    /// Why <paramref name="transport"/> does not run here once <paramref name="patience"/> is spent, or null as soon as it
+    /// does: what it needs (a broker booting in another container) may still be coming.
+    /// </summary>
+    public static async ValueTask<string?> UnsupportedReasonAsync(ITransport transport, TimeSpan patience, CancellationToken ct)
+    {
+        if (ClientRuntime.Refuses(transport) is { } notInThisBuild)
+        {
+            return notInThisBuild; // no patience brings it
+        }
+        var deadline = DateTime.UtcNow + patience;
+        string? reason;
+        while ((reason = transport.UnsupportedReason) is not null && DateTime.UtcNow + RetryInterval < deadline)
+        {
+            await Task.Delay(RetryInterval, ct).ConfigureAwait(false);
+        }
+        return reason;
+    }
+
+    /// <summary>A connection to <paramref name="address"/>; with a zero <paramref name="patience"/>, a single attempt.</summary>
+    public static async ValueTask<IConnection> ConnectAsync(ITransport transport, Uri address, TimeSpan patience, CancellationToken ct)
+    {
+        var deadline = DateTime.UtcNow + patience;
+        for (int attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return await transport.ConnectAsync(address, ct).ConfigureAwait(false);
+            }
+            catch (TransportException e) when (DateTime.UtcNow + RetryInterval < deadline)
+            {
+                if (attempt == 1)
+                {
+                    Log.Warn($"{e.Message}; waiting up to {patience.TotalSeconds:0} s for the server");
+                }
+                await Task.Delay(RetryInterval, ct).ConfigureAwait(false);
+            }
+        }
+    }
+}

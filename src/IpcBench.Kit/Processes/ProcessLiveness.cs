@@ -1,0 +1,34 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+
+namespace IpcBench.Kit.Processes;
+
+/// <summary>Whether a process still exists: how servers, clients and cleanup notice that a peer died.</summary>
+public static partial class ProcessLiveness
+{
+    public static bool IsAlive(int pid)
+    {
+        if (pid <= 0)
+        {
+            return false;
+        }
+        if (!OperatingSystem.IsWindows())
+        {
+            // Signal 0 checks without signalling; EPERM means it exists but belongs to someone else.
+            return Signal(pid, 0) == 0 || Marshal.GetLastPInvokeError() == 1;
+        }
+        try
+        {
+            using var process = Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>kill(2): 0, or -1 with the error in <see cref="Marshal.GetLastPInvokeError"/>.</summary>
+    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
+    internal static partial int Signal(int pid, int signal);
+}
