@@ -119,12 +119,19 @@ public sealed class SweepTests : IDisposable
         Assert.True(directories.Length == 1, $"no private directory named after the pid the container's server was started as ({started})");
         Assert.True(Directory.Exists(bareDirectory), $"the container's server swept the live bare server's {bareDirectory}");
 
+        // Frozen once it listens and requests flow: frozen before its READY, it would meet ping's 30 s start timeout instead.
+        var listening = DateTime.UtcNow.AddSeconds(30);
+        while (!File.Exists(Path.Combine(directories[0], "s.sock")) && DateTime.UtcNow < listening)
+        {
+            await Task.Delay(100, TestContext.Current.CancellationToken);
+        }
+        await Task.Delay(2000, TestContext.Current.CancellationToken);
         int server = ProcessTree.Descendants(started!.Value).Single(pid => ProcFs.CommandLine(pid).Contains(" serve ", StringComparison.Ordinal));
         using (var stop = Process.Start("kill", ["-STOP", $"{server}"])!)
         {
             await stop.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken);
         }
-        await ping.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
+        await ping.WaitForExitAsync(TestContext.Current.CancellationToken).WaitAsync(TimeSpan.FromSeconds(60), TestContext.Current.CancellationToken);
 
         Assert.Equal(1, ping.ExitCode);
         Assert.Contains("no reply", await stderr);
