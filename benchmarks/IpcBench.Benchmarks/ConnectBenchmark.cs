@@ -13,7 +13,7 @@ namespace IpcBench.Benchmarks;
 /// </summary>
 public class ConnectBenchmark
 {
-    public const string Scenario = Reporting.CaseKey.Connect;
+    public const string Scenario = CaseKey.Connect;
 
     private LocalServer? _server;
     private ITransport? _transport;

@@ -13,7 +13,7 @@ namespace IpcBench.Benchmarks;
 /// </summary>
 public class RoundTripBenchmark
 {
-    public const string Scenario = Reporting.CaseKey.Steady;
+    public const string Scenario = CaseKey.Steady;
 
     private LocalServer? _server;
     private IConnection? _connection;

@@ -15,7 +15,7 @@ namespace IpcBench.Benchmarks;
 /// </summary>
 public class ThroughputBenchmark
 {
-    public const string Scenario = Reporting.CaseKey.Throughput;
+    public const string Scenario = CaseKey.Throughput;
 
     /// <summary>
     /// Requests per invocation, split evenly over the clients (divisible by each client count): few enough that a

@@ -75,6 +75,6 @@ public static class RunMerge
         {
             throw new ArgumentException($"run {runId} holds cases of isolation {own}, not {isolation}");
         }
-        return c with { Options = (c.Key with { Isolation = isolation }).Options };
+        return c with { Key = c.Key with { Isolation = isolation } };
     }
 }

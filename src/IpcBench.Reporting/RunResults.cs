@@ -1,4 +1,5 @@
 using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Results;
 using IpcBench.Reporting.Collecting;
 
 namespace IpcBench.Reporting;
@@ -109,69 +110,6 @@ public sealed record WakeUpFigures
         OneCpuUs is double one && CrossCpuIdleUs is double idle && CrossCpuAwakeUs is double awake
             ? Math.Max(0, 2 * (Math.Max(idle, awake) - one)) : null;
 }
-
-/// <summary>One transport, with its options, at one payload size.</summary>
-public sealed record CaseResult
-{
-    public required string Transport { get; init; }
-
-    /// <summary>The transport's family ("sockets", "local", "messaging", "rpc"), which the charts group by (null: a run from before families were recorded).</summary>
-    public string? Family { get; init; }
-
-    /// <summary>Address options as a query string, keys sorted: "io=sync&amp;wait=spin".</summary>
-    public required string Options { get; init; }
-
-    /// <summary>Request (and echo reply) payload in bytes.</summary>
-    public required int Size { get; init; }
-
-    /// <summary>"none", "same-core" or "cross-core".</summary>
-    public required string Placement { get; init; }
-
-    /// <summary>The requests the latency figures are over.</summary>
-    public required long Count { get; init; }
-
-    /// <summary>Requests that got no reply in time.</summary>
-    public required long Errors { get; init; }
-
-    public required LatencyFigures LatencyUs { get; init; }
-
-    /// <summary>Round trips per second over every client (achieved, for an open loop).</summary>
-    public required double RequestsPerSecond { get; init; }
-
-    /// <summary>Payload megabytes (10^6 B) per second, requests and replies together.</summary>
-    public double? MegabytesPerSecond { get; init; }
-
-    /// <summary>Each client's requests per second, when there were several: the spread between the fastest and the slowest.</summary>
-    public IReadOnlyList<double>? ClientRequestsPerSecond { get; init; }
-
-    /// <summary>An open loop's offered rate, requests per second (null: a closed loop).</summary>
-    public double? OfferedRate { get; init; }
-
-    /// <summary>Whether an open loop achieved at least 95% of its offered rate (null: a closed loop). When not, its latencies are a growing queue's.</summary>
-    public bool? Sustained { get; init; }
-
-    /// <summary>The client process's CPU time per request, user + system, every thread.</summary>
-    public required double ClientCpuUsPerOp { get; init; }
-
-    /// <summary>The server process's, as the server reported it (null: it did not).</summary>
-    public double? ServerCpuUsPerOp { get; init; }
-
-    /// <summary>Managed bytes the client allocated per request (null: not measured).</summary>
-    public double? AllocatedBytesPerOp { get; init; }
-
-    /// <summary>What sets this case apart (its transport, options, size and placement, read as one typed key).</summary>
-    [System.Text.Json.Serialization.JsonIgnore]
-    public CaseKey Key => CaseKey.Of(this);
-
-    /// <summary>The latency curve: percentiles 0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99 and 100.</summary>
-    public required IReadOnlyList<Harness.Measurement.PercentilePoint> PercentilesUs { get; init; }
-
-    /// <summary>A uniform random subsample (fixed seed) of up to 2,000 per-request latencies, for statistical tests.</summary>
-    public required IReadOnlyList<double> SamplesUs { get; init; }
-}
-
-/// <summary>Per-request round-trip latency in microseconds; percentiles are nearest-rank over requests.</summary>
-public sealed record LatencyFigures(double Min, double P50, double P90, double P99, double P999, double Max, double Mean);
 
 /// <param name="Size">The payload size, or null when no size of this transport ran.</param>
 public sealed record SkippedCase(string Transport, string Options, int? Size, string Reason)

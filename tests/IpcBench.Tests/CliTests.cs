@@ -198,7 +198,7 @@ public class CliTests
             Assert.True(exit == 0, stderr);
             Assert.Contains("connect + request + close cycles", stdout);
             var single = Assert.Single(IpcBench.Reporting.ResultsFile.Read(json).Cases);
-            Assert.Equal((IpcBench.Reporting.CaseKey.Connect, IpcBench.Reporting.CaseKind.ColdStart), (single.Key.Scenario, single.Key.Kind));
+            Assert.Equal((CaseKey.Connect, CaseKind.ColdStart), (single.Key.Scenario, single.Key.Kind));
             Assert.Equal("io=sync&scenario=connect", single.Options);
             Assert.Equal(50, single.Count);
             Assert.True(single.LatencyUs.P50 > 0);

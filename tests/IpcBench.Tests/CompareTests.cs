@@ -145,8 +145,8 @@ public sealed class CompareTests : IDisposable
     public void Options_match_in_any_order()
     {
         double[] s = RunFixtures.Latencies(2, seed: 8);
-        var a = RunFixtures.FromSamples("mmf", 1, s) with { Options = "io=sync&wait=spin" };
-        var b = a with { Options = "wait=spin&io=sync" };
+        var a = RunFixtures.FromSamples("mmf", 1, s).WithOptions("io=sync&wait=spin");
+        var b = a.WithOptions("wait=spin&io=sync");
         Assert.Single(RunComparison.Compare(Run("base", a), Run("current", b), 0.10).Cases);
     }
 
@@ -189,7 +189,7 @@ public sealed class CompareTests : IDisposable
         double[] s = RunFixtures.Latencies(15, seed: 12);
         var baseline = Run("base", Tcp(s));
         var env = RunFixtures.Environment() with { Isolation = "bare", CpuModel = "Other CPU", Runtime = ".NET 10.0.5" };
-        var current = Run("current", Tcp(s) with { Options = "io=async" }) with { Environment = env };
+        var current = Run("current", Tcp(s).WithOptions("io=async")) with { Environment = env };
         var e = Assert.Throws<NotComparableException>(() => RunComparison.Compare(baseline, current, 0.10));
         Assert.Equal(["isolation", "machine", "runtime", "io"], e.Differences.Select(d => d.Key));
         Assert.Equal("io differs (baseline sync, current async)", e.Differences[^1].ToString());
@@ -203,7 +203,7 @@ public sealed class CompareTests : IDisposable
     {
         // The current run adds 4-client and cold-start cases: the single-client cases still match, the rest are added.
         double[] s = RunFixtures.Latencies(15, seed: 13);
-        var current = Run("current", Tcp(s), Tcp(s) with { Options = "clients=4&io=sync" }, Tcp(s) with { Options = "io=sync&scenario=connect" });
+        var current = Run("current", Tcp(s), Tcp(s).WithOptions("clients=4&io=sync"), Tcp(s).WithOptions("io=sync&scenario=connect"));
         var cmp = RunComparison.Compare(Run("base", Tcp(s)), current, 0.10);
         Assert.Single(cmp.Cases);
         Assert.Equal(2, cmp.Added.Count);
@@ -269,7 +269,7 @@ public sealed class CompareTests : IDisposable
         Assert.Equal(0, Compare(before, after));
 
         // A round measured at another placement is not a round of the same cases.
-        RunFixtures.Save(Path.Combine(after, "round9"), Run("b9", Tcp(b[0]) with { Placement = "none" })
+        RunFixtures.Save(Path.Combine(after, "round9"), Run("b9", Tcp(b[0]).WithPlacement("none"))
             with { Environment = RunFixtures.Environment("none") });
         Assert.Throws<NotComparableException>(() => RunPool.Read(after));
         Assert.Equal(2, Compare(before, after));

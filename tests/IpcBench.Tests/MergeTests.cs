@@ -9,7 +9,7 @@ public class MergeTests
     private static readonly DateTimeOffset Now = new(2026, 11, 23, 20, 0, 0, TimeSpan.Zero);
 
     private static RunResults Ping(string id, string options, double p50, double p99, string placement = "same-core") =>
-        RunFixtures.With(id, RunFixtures.Case("tcp", options, 1, p50, p99, 50_000, null, 0) with { Placement = placement });
+        RunFixtures.With(id, RunFixtures.Case("tcp", options, 1, p50, p99, 50_000, null, 0).WithPlacement(placement));
 
     private static RunResults Merge(params MergeSource[] sources) => RunMerge.Merge(sources, [], Now, "ipcbench merge");
 

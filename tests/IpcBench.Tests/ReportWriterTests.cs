@@ -156,8 +156,8 @@ public class ReportWriterTests
         var bench = RunFixtures.Bench();
         Assert.False(IsolationChart.Applies(bench));
         var tcp = bench.Cases[0];
-        var run = RunFixtures.With("isolations", tcp, tcp with { Options = "io=sync&isolation=netns", LatencyUs = tcp.LatencyUs with { P50 = 20 } },
-            tcp with { Options = "io=sync&isolation=docker-bridge", LatencyUs = tcp.LatencyUs with { P50 = 31 } });
+        var run = RunFixtures.With("isolations", tcp, tcp.WithOptions("io=sync&isolation=netns") with { LatencyUs = tcp.LatencyUs with { P50 = 20 } },
+            tcp.WithOptions("io=sync&isolation=docker-bridge") with { LatencyUs = tcp.LatencyUs with { P50 = 31 } });
         Assert.True(IsolationChart.Applies(run));
         var svg = XDocument.Parse(IsolationChart.Render(run));
         Assert.Equal(["bare", "netns", "docker-bridge", "tcp 1 B"], Texts(svg).Where(t => t is "bare" or "netns" or "docker-bridge" or "tcp 1 B"));

@@ -89,13 +89,9 @@ internal static class RunFixtures
     };
 
     public static CaseResult Case(string transport, string options, int size, double p50, double p99, double rps,
-        double? serverCpu, double? allocated, long errors = 0, IReadOnlyList<double>? samples = null) => new()
+        double? serverCpu, double? allocated, long errors = 0, IReadOnlyList<double>? samples = null) => new(transport, options, size, "same-core")
     {
-        Transport = transport,
         Family = transport switch { "tcp" or "udp" => "sockets", "mmf" => "local", "grpc" => "rpc", _ => "messaging" },
-        Options = options,
-        Size = size,
-        Placement = "same-core",
         Count = 50_000,
         Errors = errors,
         LatencyUs = new LatencyFigures(R(p50 * 0.8), p50, R(p50 * 1.1), p99, R(p99 * 3), R(p99 * 40), R(p50 * 1.05)),
@@ -151,4 +147,9 @@ internal static class RunFixtures
             LatencyUs = new LatencyFigures(sorted[0], P(50), P(90), P(99), P(99.9), sorted[^1], sorted.Average()),
         };
     }
+
+    /// <summary><paramref name="c"/> with the options results.json would spell as <paramref name="options"/>.</summary>
+    public static CaseResult WithOptions(this CaseResult c, string options) => c with { Key = CaseKey.Parse(c.Transport, options, c.Size, c.Placement) };
+
+    public static CaseResult WithPlacement(this CaseResult c, string placement) => c with { Key = c.Key with { Placement = placement } };
 }

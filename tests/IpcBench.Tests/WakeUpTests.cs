@@ -11,7 +11,7 @@ public class WakeUpTests
     // round trip across CPUs moves by 2 x (24.8 - 2.1) = 45.4 us with how the machine idles.
     private static RunResults Run(string placement, params (string Transport, double P50)[] cases) =>
         RunFixtures.With("20261125-100000-bench", [.. cases.Select(c =>
-            RunFixtures.Case(c.Transport, "", 1, p50: c.P50, p99: c.P50 * 2, rps: 1e6 / c.P50, serverCpu: 5, allocated: 0) with { Placement = placement })]);
+            RunFixtures.Case(c.Transport, "", 1, p50: c.P50, p99: c.P50 * 2, rps: 1e6 / c.P50, serverCpu: 5, allocated: 0).WithPlacement(placement))]);
 
     [Fact]
     public void The_probe_measures_a_hand_off_on_one_cpu_and_across_two()

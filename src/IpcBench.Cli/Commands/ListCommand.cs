@@ -30,13 +30,13 @@ internal static class ListCommand
         var rows = TransportRegistry.All.Select(t => (Transport: t, NotHere: ClientRuntime.Refuses(t) ?? t.UnsupportedReason)).Select(r => new[]
         {
             r.Transport.Name,
-            Reporting.Figures.FamilyName(r.Transport.Family),
+            Figures.FamilyName(r.Transport.Family),
             r.NotHere is null ? "yes" : "no",
             string.Join(",", Features(r.Transport.Capabilities)),
             r.Transport.Capabilities.Has(TransportFeatures.Pipelined) ? "several" : "one at a time",
             FormatSize(r.Transport.Capabilities.MaxMessageSize),
             r.NotHere is null ? r.Transport.Description : $"{r.Transport.Description} -- not here: {r.NotHere}",
-        }).Concat(RetiredTransport.All.Select(r => new[] { r.Name, Reporting.Figures.FamilyName(r.Family), "retired", "-", "-", "-", r.Explanation }));
+        }).Concat(RetiredTransport.All.Select(r => new[] { r.Name, Figures.FamilyName(r.Family), "retired", "-", "-", "-", r.Explanation }));
         PrintTable(["TRANSPORT", "FAMILY", "RUNS", "FEATURES", "IN FLIGHT", "MAX MSG", "WHAT IT IS"], rows);
     }
 

@@ -2,7 +2,7 @@ using System.Globalization;
 using IpcBench.Harness.Hosting;
 using IpcBench.Harness.Measurement;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Harness.Results;
 
 /// <summary>What a case measured.</summary>
 public enum CaseKind
@@ -18,7 +18,7 @@ public enum CaseKind
 /// <summary>
 /// What sets one measured case apart from every other: the key that ping and the suite make for a case, that
 /// <c>compare</c> matches runs by, and that the reports group and label by. results.json spells it as four fields of
-/// a case (transport, options, size, placement); <see cref="Options"/> and <see cref="Of"/> are the one place that
+/// a case (transport, options, size, placement); <see cref="Options"/> and <see cref="Parse"/> are the one place that
 /// spelling is written and read back.
 /// </summary>
 public sealed record CaseKey
@@ -108,9 +108,6 @@ public sealed record CaseKey
         if (Isolation is not null) yield return new(Isolations.OptionName, Isolation);
         if (Runtime is not null) yield return new(RuntimeKey, Runtime);
     }
-
-    /// <summary>A case's key from what results.json holds of it.</summary>
-    public static CaseKey Of(CaseResult c) => Parse(c.Transport, c.Options, c.Size, c.Placement);
 
     /// <summary>
     /// A key from results.json's spelling. A value is read into its field only when the key would spell that field so

@@ -1,7 +1,7 @@
 using IpcBench.Harness.Hosting;
 using IpcBench.Harness.Measurement;
 
-namespace IpcBench.Reporting;
+namespace IpcBench.Harness.Results;
 
 /// <summary>
 /// Measurements as results.json stores them: rounded to what the clock can tell apart (a nanosecond
@@ -15,13 +15,9 @@ public static class Figures
     public static string FamilyName(Contract.TransportFamily family) => family.ToString().ToLowerInvariant();
 
     /// <summary>A measured case as results.json holds it: the one place where a loop's result becomes a case's figures.</summary>
-    public static CaseResult Case(CaseKey key, Contract.TransportFamily family, LoopResult r) => new()
+    public static CaseResult Case(CaseKey key, Contract.TransportFamily family, LoopResult r) => new(key)
     {
-        Transport = key.Transport,
         Family = FamilyName(family),
-        Options = key.Options,
-        Size = key.Size,
-        Placement = key.Placement,
         Count = r.Latency.Count,
         Errors = r.Errors,
         LatencyUs = new(Us(r.Latency.MinUs), Us(r.Latency.P50Us), Us(r.Latency.P90Us), Us(r.Latency.P99Us), Us(r.Latency.P999Us), Us(r.Latency.MaxUs),

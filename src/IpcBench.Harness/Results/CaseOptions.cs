@@ -1,4 +1,4 @@
-namespace IpcBench.Reporting;
+namespace IpcBench.Harness.Results;
 
 /// <summary>
 /// A case's address options ("io=sync&amp;wait=spin"), in one spelling: keys sorted, so that runs
