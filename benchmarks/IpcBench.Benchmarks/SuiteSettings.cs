@@ -47,8 +47,11 @@ public static class SuiteSettings
     /// <summary>The transports that will run: requested and able to run here (in the isolation asked for).</summary>
     public static IEnumerable<string> Transports => RequestedTransports.Where(t => NotHere(Resolve(t)) is null);
 
+    /// <summary>Each transport's probe, asked once per process: BenchmarkDotNet asks for the cases more than once.</summary>
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, string?> Probed = new();
+
     /// <summary>Why <paramref name="transport"/> cannot run here, in the suite's isolation and on its runtime; null when it can.</summary>
-    public static string? NotHere(ITransport transport) => transport.UnsupportedReason
+    public static string? NotHere(ITransport transport) => Probed.GetOrAdd(transport.Name, _ => transport.ProbeAsync(ServerWait.ProbeBound).AsTask().GetAwaiter().GetResult())
         ?? (transport.ServerUnsupportedReason is { } noServer ? $"its server does not run here: {noServer}" : null)
         ?? (Isolation.Refuses(transport) is { } why ? $"not supported in isolation {Isolation.Name()}: {why}" : null)
         ?? (Runtime == ClientRuntime.NativeAot && transport.NativeAotUnsupportedReason is { } noAot ? $"not supported on NativeAOT: {noAot}" : null);

@@ -27,8 +27,17 @@ public interface ITransport
     /// <summary>The kind of transport it is, which the reports group by: its neighbours in a chart are its alternatives.</summary>
     TransportFamily Family { get; }
 
-    /// <summary>Null when the transport runs here; otherwise why it does not.</summary>
+    /// <summary>
+    /// Null when what this machine has lets the transport run (its library, an OS feature); otherwise why not. Read from
+    /// the machine alone, with no I/O: what lies beyond it, a broker, <see cref="ProbeAsync"/> asks.
+    /// </summary>
     string? UnsupportedReason { get; }
+
+    /// <summary>
+    /// Null when the transport runs here now; otherwise why not, and how to fix it: <see cref="UnsupportedReason"/>, and
+    /// for a brokered transport whether its broker answers within <paramref name="bound"/>.
+    /// </summary>
+    ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) => ValueTask.FromResult(UnsupportedReason);
 
     /// <summary>
     /// Why its client cannot run in a NativeAOT build (the library's reflection or runtime code generation, as the

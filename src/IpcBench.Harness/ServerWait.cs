@@ -12,6 +12,9 @@ public static class ServerWait
 {
     private static readonly TimeSpan RetryInterval = TimeSpan.FromMilliseconds(250);
 
+    /// <summary>How long one probe of a broker may take: a loopback connect answers in microseconds, a busy machine's in milliseconds.</summary>
+    public static readonly TimeSpan ProbeBound = TimeSpan.FromSeconds(1);
+
     /// <summary>
     /// Why <paramref name="transport"/> does not run here once <paramref name="patience"/> is spent, or null as soon as it
     /// does: what it needs (a broker booting in another container) may still be coming.
@@ -24,7 +27,7 @@ public static class ServerWait
         }
         var deadline = DateTime.UtcNow + patience;
         string? reason;
-        while ((reason = transport.UnsupportedReason) is not null && DateTime.UtcNow + RetryInterval < deadline)
+        while ((reason = await transport.ProbeAsync(ProbeBound, ct).ConfigureAwait(false)) is not null && DateTime.UtcNow + RetryInterval < deadline)
         {
             await Task.Delay(RetryInterval, ct).ConfigureAwait(false);
         }

@@ -1,4 +1,5 @@
-using System.Net.Sockets;
+using System.Net;
+using IpcBench.Kit;
 using IpcBench.Contract.Options;
 using NATS.Client.Core;
 
@@ -49,23 +50,13 @@ internal static class NatsBroker
         };
     }
 
-    /// <summary>Null when something accepts TCP connections at the configured server's port; otherwise why not, and how to start one.</summary>
-    public static string? Unreachable()
+    /// <summary>Null when something accepts TCP connections at the configured server's port within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
+    public static async ValueTask<string?> UnreachableAsync(TimeSpan bound, CancellationToken ct)
     {
         var server = Configured;
-        try
-        {
-            using var probe = new TcpClient();
-            if (probe.ConnectAsync(Host(server), Port(server)).Wait(TimeSpan.FromSeconds(1)))
-            {
-                return null;
-            }
-        }
-        catch (Exception e) when (e is AggregateException or SocketException)
-        {
-        }
-        return $"no nats-server answers at {Describe(server)} (set {UrlVariable}, or start one: " +
-               "apt-get install nats-server && nats-server -a 127.0.0.1 &)";
+        var endpoint = IPAddress.TryParse(Host(server), out var ip) ? (EndPoint)new IPEndPoint(ip, Port(server)) : new DnsEndPoint(server.Host, Port(server));
+        return await BrokerProbe.AnswersAsync(endpoint, bound, ct).ConfigureAwait(false) ? null
+            : $"no nats-server answers at {Describe(server)} (set {UrlVariable}, or start one: apt-get install nats-server && nats-server -a 127.0.0.1 &)";
     }
 
     private static string Host(Uri address) => address.Host == "localhost" ? "127.0.0.1" : address.Host; // it may listen on IPv4 only

@@ -24,9 +24,6 @@ public sealed class NatsTransport : ITransport
     internal static readonly TransportOption Subject = TransportOption.Text("subject",
         "the server's request subject (a server names its own unless given one, e.g. for a client in another container)", OptionScope.Address);
 
-    /// <summary>Set once a nats-server answered; until then each question asks again, since one still starting may come.</summary>
-    private bool _serverAnswered;
-
     private NatsTransport()
     {
     }
@@ -37,15 +34,9 @@ public sealed class NatsTransport : ITransport
 
     public TransportFamily Family => TransportFamily.Messaging;
 
-    public string? UnsupportedReason
-    {
-        get
-        {
-            string? unreachable = _serverAnswered ? null : NatsBroker.Unreachable();
-            _serverAnswered = unreachable is null;
-            return unreachable;
-        }
-    }
+    public string? UnsupportedReason => null;
+
+    public ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) => NatsBroker.UnreachableAsync(bound, ct);
 
     /// <summary>Requests on one connection are independent: the shared inbox tells their replies apart.</summary>
     public TransportCapabilities Capabilities => new(

@@ -34,24 +34,15 @@ public sealed class AmqpTransport : ITransport
     /// <summary>How long a durable request queue outlives a server that was killed before deleting it.</summary>
     public static readonly TimeSpan OrphanQueueExpiry = TimeSpan.FromSeconds(10);
 
-    /// <summary>Set once a broker answered; until then each question asks again, since a broker still booting may come.</summary>
-    private bool _brokerAnswered;
-
     public TransportFamily Family => TransportFamily.Messaging;
 
     public string Name { get; }
 
     public string Description { get; }
 
-    public string? UnsupportedReason
-    {
-        get
-        {
-            string? unreachable = _brokerAnswered ? null : Broker.Unreachable();
-            _brokerAnswered = unreachable is null;
-            return unreachable;
-        }
-    }
+    public string? UnsupportedReason => null;
+
+    public ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) => Broker.UnreachableAsync(bound, ct);
 
     public TransportCapabilities Capabilities => new(
         TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost | TransportFeatures.Brokered,

@@ -1,4 +1,5 @@
-using System.Net.Sockets;
+using System.Net;
+using IpcBench.Kit;
 using IpcBench.Contract.Options;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
@@ -91,27 +92,14 @@ internal static class Broker
             : ("guest", "guest");
     }
 
-    /// <summary>Null when something accepts TCP connections at the configured broker's port; otherwise why not, and how to start one.</summary>
-    public static string? Unreachable()
+    /// <summary>Null when something accepts TCP connections at the configured broker's port within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
+    public static async ValueTask<string?> UnreachableAsync(TimeSpan bound, CancellationToken ct)
     {
         var broker = Configured;
         string host = broker.Host == "localhost" ? "127.0.0.1" : broker.Host;
         int port = broker.Port > 0 ? broker.Port : DefaultPort;
-        try
-        {
-            using var probe = new TcpClient();
-            if (probe.ConnectAsync(host, port).Wait(TimeSpan.FromSeconds(1)))
-            {
-                return null;
-            }
-        }
-        catch (AggregateException)
-        {
-        }
-        catch (SocketException)
-        {
-        }
-        return $"no RabbitMQ broker answers at {host}:{port} (set {UriVariable}, or start one: " +
-               "apt-get install rabbitmq-server && service rabbitmq-server start)";
+        var endpoint = IPAddress.TryParse(host, out var ip) ? (EndPoint)new IPEndPoint(ip, port) : new DnsEndPoint(host, port);
+        return await BrokerProbe.AnswersAsync(endpoint, bound, ct).ConfigureAwait(false) ? null
+            : $"no RabbitMQ broker answers at {host}:{port} (set {UriVariable}, or start one: apt-get install rabbitmq-server && service rabbitmq-server start)";
     }
 }

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using IpcBench.Contract.Options;
+using IpcBench.Kit;
 using IpcBench.Kit.Files;
 using StackExchange.Redis;
 
@@ -73,13 +74,9 @@ internal static class RedisBroker
         return options;
     }
 
-    /// <summary>Null when the configured redis-server accepts connections; otherwise why not, and how to start one.</summary>
-    public static string? Unreachable(bool unixSocket)
+    /// <summary>Null when the configured redis-server accepts connections within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
+    public static async ValueTask<string?> UnreachableAsync(bool unixSocket, TimeSpan bound, CancellationToken ct)
     {
-        if (unixSocket && !Socket.OSSupportsUnixDomainSockets)
-        {
-            return "this OS has no Unix domain sockets"; // as uds says; Wine, for one, gives Windows programs none
-        }
         EndPoint endpoint;
         try
         {
@@ -90,16 +87,9 @@ internal static class RedisBroker
             // Named, not quoted: the variable may hold a password.
             return $"{(unixSocket ? SocketVariable : UrlVariable)} is not a usable redis-server address: {e.GetType().Name}";
         }
-        try
+        if (await BrokerProbe.AnswersAsync(endpoint, bound, ct).ConfigureAwait(false))
         {
-            using var probe = unixSocket ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified) : new Socket(SocketType.Stream, ProtocolType.Tcp);
-            if (probe.ConnectAsync(endpoint).Wait(TimeSpan.FromSeconds(1)))
-            {
-                return null;
-            }
-        }
-        catch (Exception e) when (e is AggregateException or SocketException)
-        {
+            return null;
         }
         string where = unixSocket ? $"at {ConfiguredSocket} (set {SocketVariable}" : $"at {Describe(ConfiguredUrl, false)} (set {UrlVariable}";
         return $"no redis-server answers {where}, or start one: apt-get install redis-server && " +

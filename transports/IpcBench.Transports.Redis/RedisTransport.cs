@@ -37,9 +37,6 @@ public sealed class RedisTransport : ITransport
 
     private readonly bool _unixSocket;
 
-    /// <summary>Set once a redis-server answered; until then each question asks again, since one still starting may come.</summary>
-    private bool _serverAnswered;
-
     private RedisTransport(string name, bool unixSocket)
     {
         Name = name;
@@ -54,15 +51,11 @@ public sealed class RedisTransport : ITransport
 
     public TransportFamily Family => TransportFamily.Messaging;
 
-    public string? UnsupportedReason
-    {
-        get
-        {
-            string? unreachable = _serverAnswered ? null : RedisBroker.Unreachable(_unixSocket);
-            _serverAnswered = unreachable is null;
-            return unreachable;
-        }
-    }
+    /// <summary>Unix sockets where the OS has them (Wine, for one, gives Windows programs none); the server is asked by <see cref="ProbeAsync"/>.</summary>
+    public string? UnsupportedReason => _unixSocket && !System.Net.Sockets.Socket.OSSupportsUnixDomainSockets ? "this OS has no Unix domain sockets" : null;
+
+    public async ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) =>
+        UnsupportedReason ?? await RedisBroker.UnreachableAsync(_unixSocket, bound, ct).ConfigureAwait(false);
 
     /// <summary>Requests on one connection are independent: their ids tell the replies apart.</summary>
     public TransportCapabilities Capabilities => new(

@@ -27,7 +27,11 @@ internal static class ListCommand
 
     private static void PrintTransports()
     {
-        var rows = TransportRegistry.All.Select(t => (Transport: t, NotHere: ClientRuntime.Refuses(t) ?? t.UnsupportedReason)).Select(r => new[]
+        // Every transport probed at once, each within its bound: a missing broker costs a second once, not once each.
+        var probes = TransportRegistry.All.Select(t => ClientRuntime.Refuses(t) is { } refused ? Task.FromResult<string?>(refused)
+            : t.ProbeAsync(ServerWait.ProbeBound).AsTask()).ToArray();
+        Task.WaitAll(probes);
+        var rows = TransportRegistry.All.Select((t, i) => (Transport: t, NotHere: probes[i].Result)).Select(r => new[]
         {
             r.Transport.Name,
             Figures.FamilyName(r.Transport.Family),
