@@ -2,6 +2,7 @@ using BenchmarkDotNet.Attributes;
 using IpcBench.Contract;
 using IpcBench.Harness.Hosting;
 using IpcBench.Harness.Measurement;
+using IpcBench.Harness.Running;
 
 namespace IpcBench.Benchmarks;
 
@@ -15,7 +16,7 @@ public class ConnectBenchmark
 {
     public const string Scenario = CaseKey.Connect;
 
-    private LocalServer? _server;
+    private PreparedCase? _server;
     private ITransport? _transport;
     private Uri? _address;
     private readonly byte[] _request = new byte[1];
@@ -34,7 +35,8 @@ public class ConnectBenchmark
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        (_transport, _server, _address) = await SuiteServer.StartAsync(Transport);
+        (_transport, _server) = await SuiteServer.StartAsync(Transport, new(Size, Size));
+        _address = _server.Address;
         await SuiteSettings.WarmUpAsync(10, ConnectRequestClose);
         _recorder.Reset();
         _cycles = 0;

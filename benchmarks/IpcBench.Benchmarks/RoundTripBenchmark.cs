@@ -2,6 +2,7 @@ using BenchmarkDotNet.Attributes;
 using IpcBench.Contract;
 using IpcBench.Harness.Hosting;
 using IpcBench.Harness.Measurement;
+using IpcBench.Harness.Running;
 
 namespace IpcBench.Benchmarks;
 
@@ -15,7 +16,7 @@ public class RoundTripBenchmark
 {
     public const string Scenario = CaseKey.Steady;
 
-    private LocalServer? _server;
+    private PreparedCase? _server;
     private IConnection? _connection;
     private Exchange? _exchange;
     private readonly LatencyRecorder _recorder = new();
@@ -34,7 +35,8 @@ public class RoundTripBenchmark
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        (var transport, _server, var address) = await SuiteServer.StartAsync(Transport, Size.ReplySize);
+        (var transport, _server) = await SuiteServer.StartAsync(Transport, Size);
+        var address = _server.Address;
         _connection = await transport.ConnectAsync(address);
         _exchange = new Exchange(_connection, Size.Request, replySize: Size.ReplySize);
         _tolerateLoss = transport.Capabilities.MayLoseMessages;

@@ -1,5 +1,6 @@
 using BenchmarkDotNet.Reports;
 using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Running;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 
@@ -20,24 +21,18 @@ public static class SuiteResults
         var skipped = new List<SkippedCase>();
         foreach (string entry in SuiteSettings.RequestedTransports)
         {
-            var t = SuiteSettings.Resolve(entry);
-            if (SuiteSettings.NotHere(t) is { } why)
+            if (SuiteSettings.NotHere(entry) is { } why)
             {
-                skipped.Add(new SkippedCase(t.Name, KeyOf(entry, 0).Options, null, why));
+                skipped.Add(new SkippedCase(SuiteSettings.Resolve(entry).Name, KeyOf(entry, 0).Options, null, why));
                 continue;
             }
-            foreach (var size in SuiteSettings.Sizes)
+            var cases = SuiteSettings.Sizes.Select(size => SuiteSettings.Spec(entry, size))
+                .Concat(ThroughputBenchmark.ClientCounts.Select(clients => SuiteSettings.Spec(entry, new MessageSizes(1, 1), ThroughputBenchmark.Scenario, clients)));
+            foreach (var spec in cases)
             {
-                if ((t.Capabilities.RejectSize(size.Request) ?? t.Capabilities.RejectReplySize(size.Reply, size.Request)) is { } notThese)
+                if (CaseRunner.Refuses(SuiteSettings.Resolve(entry), spec) is { } notThis)
                 {
-                    skipped.Add(new SkippedCase(t.Name, KeyOf(entry, size.Request, replySize: size.ReplySize).Options, size.Request, notThese));
-                }
-            }
-            foreach (int clients in ThroughputBenchmark.ClientCounts)
-            {
-                if (t.Capabilities.RejectClients(clients) is { } oneAtATime)
-                {
-                    skipped.Add(new SkippedCase(t.Name, KeyOf(entry, 1, ThroughputBenchmark.Scenario, clients).Options, 1, oneAtATime));
+                    skipped.Add(new SkippedCase(spec.Key.Transport, spec.Key.Options, spec.Key.Size, notThis));
                 }
             }
         }
@@ -107,7 +102,5 @@ public static class SuiteResults
 
     /// <summary>A suite entry's case: its transport and options (<see cref="Contract.Options.OptionValues.Identity"/>), the suite's placement, isolation and runtime.</summary>
     public static CaseKey KeyOf(string entry, int size, string scenario = RoundTripBenchmark.Scenario, int clients = 1, int? replySize = null) =>
-        CaseKey.ForLoop(SuiteSettings.Resolve(entry).Name, SuiteSettings.Options(entry).Identity(),
-            new Harness.Measurement.LoopOptions(size, 0, 0) { Clients = clients, ReplySize = replySize }, scenario,
-            SuiteSettings.Placement.Name(), SuiteSettings.Isolation, runtime: SuiteSettings.Runtime);
+        SuiteSettings.Spec(entry, new MessageSizes(size, replySize ?? size), scenario, clients).Key;
 }

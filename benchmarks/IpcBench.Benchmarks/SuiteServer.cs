@@ -1,31 +1,23 @@
 using IpcBench.Contract;
-using IpcBench.Contract.Options;
 using IpcBench.Harness;
-using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Running;
 
 namespace IpcBench.Benchmarks;
 
-/// <summary>The server one benchmark case measures, started the suite's way.</summary>
+/// <summary>The server one benchmark case measures, made ready by the runner (<see cref="CaseRunner.PrepareAsync"/>).</summary>
 public static class SuiteServer
 {
     /// <summary>
-    /// Pins this process as the suite's placement says (before the server starts, so that nothing
-    /// runs unpinned), starts 'ipcbench serve' for <paramref name="entry"/> ("tcp", "mmf?wait=spin"), in the suite's
-    /// isolation, and returns the transport, the server and the address a client connects to.
+    /// Pins this process as the suite's placement says, starts 'ipcbench serve' for <paramref name="entry"/> ("tcp",
+    /// "mmf?wait=spin") in the suite's isolation, and returns the transport and the prepared case (its server and the
+    /// address a client connects to).
     /// </summary>
-    /// <param name="replySize">Replies of this size instead of echoes.</param>
-    public static async Task<(ITransport Transport, LocalServer Server, Uri ClientAddress)> StartAsync(string entry, int? replySize = null)
+    /// <param name="sizes">The case's request and reply sizes: the server answers with replies of the reply's size.</param>
+    public static async Task<(ITransport Transport, PreparedCase Case)> StartAsync(string entry, MessageSizes sizes)
     {
         Secrets.RedactConsole(); // this is the benchmark child's first IpcBench code: what it prints reaches the run's log
         var transport = SuiteSettings.Resolve(entry);
-        var options = SuiteSettings.Options(entry);
-        var (clientCpu, serverCpu) = SuiteSettings.Placement.Cpus();
-        if (clientCpu is int cpu)
-        {
-            CpuAffinity.PinCurrentProcess(cpu);
-        }
-        var server = await LocalServer.StartAsync(transport, SuiteSettings.Isolation, options.Given(OptionScope.BothEnds), serverCpu,
-            line => Console.Error.WriteLine($"[server] {line}"), replySize: replySize);
-        return (transport, server, AddressQuery.With(server.Address, options.Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit)));
+        var spec = SuiteSettings.Spec(entry, sizes);
+        return (transport, await CaseRunner.PrepareAsync(transport, spec, line => Console.Error.WriteLine($"[server] {line}"), CancellationToken.None));
     }
 }

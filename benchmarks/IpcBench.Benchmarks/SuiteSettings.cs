@@ -2,6 +2,7 @@ using IpcBench.Contract;
 using IpcBench.Contract.Options;
 using IpcBench.Harness;
 using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Running;
 using IpcBench.Transports;
 
 namespace IpcBench.Benchmarks;
@@ -45,16 +46,35 @@ public static class SuiteSettings
             : TransportRegistry.Names.ToList();
 
     /// <summary>The transports that will run: requested and able to run here (in the isolation asked for).</summary>
-    public static IEnumerable<string> Transports => RequestedTransports.Where(t => NotHere(Resolve(t)) is null);
+    public static IEnumerable<string> Transports => RequestedTransports.Where(t => NotHere(t) is null);
 
-    /// <summary>Each transport's probe, asked once per process: BenchmarkDotNet asks for the cases more than once.</summary>
-    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, string?> Probed = new();
+    /// <summary>Each entry's verdict, asked once per process: BenchmarkDotNet asks for the cases more than once.</summary>
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, string?> Verdicts = new();
 
-    /// <summary>Why <paramref name="transport"/> cannot run here, in the suite's isolation and on its runtime; null when it can.</summary>
-    public static string? NotHere(ITransport transport) => Probed.GetOrAdd(transport.Name, _ => transport.ProbeAsync(ServerWait.ProbeBound).AsTask().GetAwaiter().GetResult())
-        ?? (transport.ServerUnsupportedReason is { } noServer ? $"its server does not run here: {noServer}" : null)
-        ?? (Isolation.Refuses(transport) is { } why ? $"not supported in isolation {Isolation.Name()}: {why}" : null)
-        ?? (Runtime == ClientRuntime.NativeAot && transport.NativeAotUnsupportedReason is { } noAot ? $"not supported on NativeAOT: {noAot}" : null);
+    /// <summary>
+    /// Why <paramref name="entry"/> cannot run here, in the suite's isolation and on its runtime (the runner's refusals
+    /// of its smallest case, as ping's); null when it can.
+    /// </summary>
+    public static string? NotHere(string entry) => Verdicts.GetOrAdd(entry, _ =>
+        CaseRunner.RefusesAsync(Resolve(entry), Spec(entry, new MessageSizes(1, 1)), CancellationToken.None).GetAwaiter().GetResult());
+
+    /// <summary>A suite case as the runner takes it: an entry's transport and options, the suite's placement, isolation and runtime.</summary>
+    public static CaseSpec Spec(string entry, MessageSizes sizes, string scenario = CaseKey.Steady, int clients = 1) => new()
+    {
+        Key = new()
+        {
+            Transport = Resolve(entry).Name,
+            TransportOptions = CaseOptions.Normalize(Options(entry).Identity()),
+            Size = sizes.Request,
+            ReplySize = sizes.ReplySize,
+            Scenario = scenario,
+            Clients = clients,
+            Placement = Placement.Name(),
+            Isolation = Isolation == Isolation.None ? null : Isolation.Name(),
+            Runtime = Runtime == ClientRuntime.Jit ? null : Runtime,
+        },
+        Options = AddressQuery.Join(Options(entry).Given(OptionScope.BothEnds, OptionScope.Client, OptionScope.Limit)),
+    };
 
     /// <summary>
     /// How the benchmark processes, the measured clients, run (IPCBENCH_RUNTIME): jit (the default), r2r or aot, each

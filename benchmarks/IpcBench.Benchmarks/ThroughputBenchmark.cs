@@ -3,6 +3,7 @@ using BenchmarkDotNet.Attributes;
 using IpcBench.Contract;
 using IpcBench.Harness.Hosting;
 using IpcBench.Harness.Measurement;
+using IpcBench.Harness.Running;
 
 namespace IpcBench.Benchmarks;
 
@@ -26,7 +27,7 @@ public class ThroughputBenchmark
 
     private static readonly TimeSpan RoundTimeout = TimeSpan.FromMinutes(2);
 
-    private LocalServer? _server;
+    private PreparedCase? _server;
     private readonly List<IConnection> _connections = [];
     private RequestLoop[] _loops = [];
     private LaneThreads? _lanes;
@@ -49,7 +50,8 @@ public class ThroughputBenchmark
     [GlobalSetup]
     public async Task SetupAsync()
     {
-        (var transport, _server, var address) = await SuiteServer.StartAsync(Transport);
+        (var transport, _server) = await SuiteServer.StartAsync(Transport, new(Size, Size));
+        var address = _server.Address;
         for (int i = 0; i < Clients; i++)
         {
             _connections.Add(await transport.ConnectAsync(address));

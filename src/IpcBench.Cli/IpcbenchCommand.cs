@@ -28,6 +28,8 @@ public static class IpcbenchCommand
             ReportCommand.Create(),
             CompareCommand.Create(),
             MergeCommand.Create(),
+            ClientProcessCommands.Worker(),
+            ClientProcessCommands.FirstReply(),
         };
         root.Options.Add(Verbose);
         // No verb: the usage, and exit 2 (a script that forgot its verb must not pass).

@@ -314,7 +314,7 @@ public class CliTests
             do
             {
                 await Task.Delay(500, TestContext.Current.CancellationToken);
-                workers = [.. Children(ping.Id).Where(pid => CommandLine(pid).Contains("--worker-output"))];
+                workers = [.. Children(ping.Id).Where(pid => CommandLine(pid).Contains(" worker "))];
             }
             while (workers.Count < 2 && DateTime.UtcNow < started && !ping.HasExited);
             Assert.Equal(2, workers.Count);
@@ -330,7 +330,7 @@ public class CliTests
         {
             await Task.Delay(100, TestContext.Current.CancellationToken);
         }
-        Assert.DoesNotContain(workers, pid => Directory.Exists($"/proc/{pid}") && CommandLine(pid).Contains("--worker-output"));
+        Assert.DoesNotContain(workers, pid => Directory.Exists($"/proc/{pid}") && CommandLine(pid).Contains(" worker "));
         foreach (int pid in Children(ping.Id))
         {
             Process.GetProcessById(pid).Kill(); // the server, which watches its parent on its own schedule

@@ -5,7 +5,7 @@ namespace IpcBench.Tests;
 
 /// <summary>
 /// The client processes ping starts (<c>--client-processes</c> workers, <c>--scenario start</c>'s clients, <c>--runtime</c>
-/// builds): the server's address, which may hold a password, reaches them in their environment and never on a command
+/// builds): the server's address, which may hold a password, reaches them with their case on stdin and never on a command
 /// line any user can read; and a worker that stops fails the run within a bound instead of hanging it.
 /// </summary>
 public sealed class ClientProcessTests : IDisposable
@@ -17,8 +17,8 @@ public sealed class ClientProcessTests : IDisposable
     public void Dispose() => _server.Dispose();
 
     [Theory]
-    [InlineData("--worker-output", new[] { "--client-processes", "2", "--clients", "2", "--count", "300000" })]
-    [InlineData("--first-reply", new[] { "--scenario", "start", "--count", "20" })]
+    [InlineData(" worker ", new[] { "--client-processes", "2", "--clients", "2", "--count", "300000" })]
+    [InlineData(" first-reply ", new[] { "--scenario", "start", "--count", "20" })]
     public async Task A_password_in_the_servers_address_reaches_no_client_processs_command_line(string childFlag, string[] load)
     {
         if (!OperatingSystem.IsLinux())
@@ -74,7 +74,7 @@ public sealed class ClientProcessTests : IDisposable
         {
             await Task.Delay(200, TestContext.Current.CancellationToken);
             worker = Kit.Processes.ProcessTree.Children(ping.Id).Cast<int?>()
-                .FirstOrDefault(pid => ProcFs.CommandLine(pid ?? 0).Contains("--worker-output", StringComparison.Ordinal));
+                .FirstOrDefault(pid => ProcFs.CommandLine(pid ?? 0).Contains(" worker ", StringComparison.Ordinal));
         }
         Assert.True(worker is not null, "no client process started");
         await Task.Delay(10_000, TestContext.Current.CancellationToken); // it started, and measures (a worker stopped before it is ready meets the start's own bound, 2 minutes)

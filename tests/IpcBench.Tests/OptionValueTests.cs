@@ -13,7 +13,7 @@ public class OptionValueTests
 
     /// <summary>Every option of every verb that takes a value, as (verb, option).</summary>
     private static IEnumerable<(string Verb, string Option)> OptionsTakingAValue() =>
-        IpcbenchCommand.Create().Subcommands.SelectMany(verb => verb.Options
+        IpcbenchCommand.Create().Subcommands.Where(verb => !verb.Hidden).SelectMany(verb => verb.Options
             .Where(o => o.Arity.MaximumNumberOfValues > 0 && o.ValueType != typeof(bool) && !o.Hidden)
             .Select(o => (verb.Name, o.Name)));
 

@@ -94,10 +94,10 @@ public class WindowsFilesTests
         string ping = Text(Get(Running(WindowsJob(), "ping --transport wcf"), "run"));
         int Count(string option) => Regex.Match(ping, $@"{option} (\d+)") is { Success: true } m ? int.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture) : 1;
         Assert.True(Count("--clients") * Count("--client-processes") > 1, "the wcf ping must run several clients at once");
-        string options = File.ReadAllText(Path.Combine(Root, "src", "IpcBench.Cli", "Commands", "PingCommand.cs"));
+        var options = Cli.IpcbenchCommand.Create().Subcommands.Single(c => c.Name == "ping").Options.Select(o => o.Name).ToHashSet();
         foreach (Match option in Regex.Matches(ping[ping.IndexOf(" ping ", StringComparison.Ordinal)..], @"(?<= )--[a-z-]+"))
         {
-            Assert.True(option.Value == "--transport" || options.Contains($"\"{option.Value}\"", StringComparison.Ordinal), $"ping has no option {option.Value}");
+            Assert.True(options.Contains(option.Value), $"ping has no option {option.Value}");
         }
     }
 

@@ -40,9 +40,12 @@ public static class AddressQuery
             return WithoutQuery(address);
         }
         // Rebuilt as text, not with UriBuilder, which would turn uds:///path into uds:/path.
-        string pairs = string.Join("&", query.Select(kv => $"{Uri.EscapeDataString(kv.Key)}={Uri.EscapeDataString(kv.Value)}"));
-        return new Uri($"{WithoutQuery(address).OriginalString}?{pairs}");
+        return new Uri($"{WithoutQuery(address).OriginalString}?{Join(query)}");
     }
+
+    /// <summary>Pairs as a query string ("io=async&amp;timeout=2s"), escaped as <see cref="Parse"/> reads them back.</summary>
+    public static string Join(IEnumerable<KeyValuePair<string, string>> pairs) =>
+        string.Join("&", pairs.Select(kv => $"{Uri.EscapeDataString(kv.Key)}={Uri.EscapeDataString(kv.Value)}"));
 
     /// <summary>The address without its query: what a server reports as bound.</summary>
     public static Uri WithoutQuery(Uri address)

@@ -53,6 +53,17 @@ public static class Placements
         return placement == Placement.SameCore ? (usable[0], usable[0]) : (usable[0], usable[1]);
     }
 
+    /// <summary>
+    /// Same-core, the one placement whose round trips wait for no CPU to wake, so that its figures hold however the machine
+    /// idles (a cross-CPU wake-up costs from a few to tens of microseconds on a VM, with whether the CPU was idle); none for a
+    /// server elsewhere, whose CPU is not ours to pin; cross-core where a given option needs a CPU per side (its same-core advice).
+    /// </summary>
+    public static Placement DefaultFor(Contract.ITransport transport, Contract.Options.OptionValues options, bool serverLocal) =>
+        !serverLocal ? Placement.None
+        : Contract.Options.OptionValues.Of(transport).Any(o => options.IsGiven(o) && o.SameCoreAdvice.ContainsKey(options[o]))
+          && CpuAffinity.UsableCpus().Count > 1 ? Placement.CrossCore
+        : Placement.SameCore;
+
     /// <summary>How a result names its placement, e.g. "same-core (client cpu 0, server cpu 0)".</summary>
     public static string Describe(this Placement placement, bool serverLocal = true)
     {

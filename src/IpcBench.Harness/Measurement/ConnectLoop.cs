@@ -16,10 +16,8 @@ public static class ConnectLoop
         byte[] request = new byte[options.Size];
         byte[] reply = new byte[options.Size];
         Payload.Fill(request);
-        for (int i = 0; i < options.Warmup; i++)
-        {
-            await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false);
-        }
+        await WarmUp.RunAsync(options.Warmup, TimeSpan.Zero, async () => await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false))
+            .ConfigureAwait(false);
 
         var serverBefore = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
         var recorder = new LatencyRecorder();

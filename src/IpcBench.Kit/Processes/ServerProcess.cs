@@ -53,8 +53,9 @@ public sealed class ServerProcess : IAsyncDisposable
     /// it accepts, and a clean stop when its stdin closes (the WCF host under Mono does).
     /// </summary>
     /// <param name="name">What the program is, for error messages ("the wcf host").</param>
+    /// <param name="firstLine">A line written to the program's stdin as soon as it starts (a client process's spec), before READY is awaited.</param>
     public static async Task<ServerProcess> StartAsync(ProcessStartInfo info, string name,
-        Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, CancellationToken ct = default)
+        Action<string>? forwardStderr = null, TimeSpan? readyTimeout = null, CancellationToken ct = default, string? firstLine = null)
     {
         info.RedirectStandardInput = true;
         info.RedirectStandardOutput = true;
@@ -75,6 +76,10 @@ public sealed class ServerProcess : IAsyncDisposable
         process.ErrorDataReceived += (_, e) => server.OnStderr(e.Data, forwardStderr);
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
+        if (firstLine is not null)
+        {
+            server.Send(firstLine);
+        }
 
         var timeout = readyTimeout ?? DefaultReadyTimeout;
         try
