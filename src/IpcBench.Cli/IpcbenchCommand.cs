@@ -25,6 +25,7 @@ public static class IpcbenchCommand
             ListCommand.Create(),
             ServeCommand.Create(),
             PingCommand.Create(),
+            PlanCommand.Create(),
             ReportCommand.Create(),
             CompareCommand.Create(),
             MergeCommand.Create(),

@@ -51,6 +51,12 @@ public interface ITransport
     /// </summary>
     string? ServerUnsupportedReason => null;
 
+    /// <summary>
+    /// The broker program its messages go through ("rabbitmq-server", "nats-server", "redis-server"), for those
+    /// <see cref="TransportFeatures.Brokered"/>; null for the rest. A container pair starts it in a container of its own.
+    /// </summary>
+    string? Broker => null;
+
     /// <summary>What the transport guarantees on this OS, computed at run time.</summary>
     TransportCapabilities Capabilities { get; }
 

@@ -34,6 +34,8 @@ public sealed class NatsTransport : ITransport
 
     public TransportFamily Family => TransportFamily.Messaging;
 
+    public string Broker => "nats-server";
+
     public string? UnsupportedReason => null;
 
     public ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) => NatsBroker.UnreachableAsync(bound, ct);

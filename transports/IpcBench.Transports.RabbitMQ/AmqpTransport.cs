@@ -40,6 +40,8 @@ public sealed class AmqpTransport : ITransport
 
     public string Description { get; }
 
+    string ITransport.Broker => "rabbitmq-server";
+
     public string? UnsupportedReason => null;
 
     public ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) => Broker.UnreachableAsync(bound, ct);

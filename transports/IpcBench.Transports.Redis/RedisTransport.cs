@@ -52,6 +52,8 @@ public sealed class RedisTransport : ITransport
     public TransportFamily Family => TransportFamily.Messaging;
 
     /// <summary>Unix sockets where the OS has them (Wine, for one, gives Windows programs none); the server is asked by <see cref="ProbeAsync"/>.</summary>
+    public string Broker => "redis-server";
+
     public string? UnsupportedReason => _unixSocket && !System.Net.Sockets.Socket.OSSupportsUnixDomainSockets ? "this OS has no Unix domain sockets" : null;
 
     public async ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) =>

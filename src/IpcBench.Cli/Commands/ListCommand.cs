@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.Text.Json;
 using IpcBench.Contract;
 using IpcBench.Contract.Options;
 using IpcBench.Harness;
@@ -15,8 +16,15 @@ internal static class ListCommand
             + "guarantees (reliable, message boundaries, cross-host, brokered, in-process: not IPC, a baseline; one-client when its server serves one client at a "
             + "time), how many requests a connection carries at once (--in-flight), its largest message, what it really is on this OS, "
             + "and the options each takes (--option NAME=VALUE on ping and serve).");
-        command.SetAction(_ =>
+        var json = new Option<bool>("--json") { Description = "print the transports as JSON, for scripts: each one's name, whether it runs here, its features, what a client meets its server on" };
+        command.Options.Add(json);
+        command.SetAction(parsed =>
         {
+            if (parsed.GetValue(json))
+            {
+                Console.Out.WriteLine(JsonSerializer.Serialize(TransportListing.All(Probe()), ListJson.Default.IReadOnlyListTransportListing));
+                return ExitCodes.Success;
+            }
             PrintTransports();
             Console.WriteLine();
             PrintOptions();
@@ -27,11 +35,8 @@ internal static class ListCommand
 
     private static void PrintTransports()
     {
-        // Every transport probed at once, each within its bound: a missing broker costs a second once, not once each.
-        var probes = TransportRegistry.All.Select(t => ClientRuntime.Refuses(t) is { } refused ? Task.FromResult<string?>(refused)
-            : t.ProbeAsync(ServerWait.ProbeBound).AsTask()).ToArray();
-        Task.WaitAll(probes);
-        var rows = TransportRegistry.All.Select((t, i) => (Transport: t, NotHere: probes[i].Result)).Select(r => new[]
+        var notHere = Probe();
+        var rows = TransportRegistry.All.Select((t, i) => (Transport: t, NotHere: notHere[i])).Select(r => new[]
         {
             r.Transport.Name,
             Figures.FamilyName(r.Transport.Family),
@@ -42,6 +47,18 @@ internal static class ListCommand
             r.NotHere is null ? r.Transport.Description : $"{r.Transport.Description} -- not here: {r.NotHere}",
         }).Concat(RetiredTransport.All.Select(r => new[] { r.Name, Figures.FamilyName(r.Family), "retired", "-", "-", "-", r.Explanation }));
         PrintTable(["TRANSPORT", "FAMILY", "RUNS", "FEATURES", "IN FLIGHT", "MAX MSG", "WHAT IT IS"], rows);
+    }
+
+    /// <summary>
+    /// Why each registered transport does not run here (null: it does), in the registry's order: every transport probed at
+    /// once, each within its bound, so that a missing broker costs a second once, not once each.
+    /// </summary>
+    private static string?[] Probe()
+    {
+        var probes = TransportRegistry.All.Select(t => ClientRuntime.Refuses(t) is { } refused ? Task.FromResult<string?>(refused)
+            : t.ProbeAsync(ServerWait.ProbeBound).AsTask()).ToArray();
+        Task.WaitAll(probes);
+        return [.. probes.Select(p => p.Result)];
     }
 
     /// <summary>Each option once, with the transports that take it (an option several transports share is one declaration).</summary>
@@ -74,7 +91,7 @@ internal static class ListCommand
         }
     }
 
-    private static IEnumerable<string> Features(TransportCapabilities caps)
+    public static IEnumerable<string> Features(TransportCapabilities caps)
     {
         if (caps.Has(TransportFeatures.Reliable)) yield return "reliable";
         if (caps.Has(TransportFeatures.MessageBoundaries)) yield return "messages";
