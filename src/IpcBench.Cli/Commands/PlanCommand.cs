@@ -1,11 +1,13 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using IpcBench.Cli.Parsing;
+using IpcBench.Contract.Options;
 using IpcBench.Harness.Hosting;
 using IpcBench.Harness.Running;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;
+using IpcBench.Transports;
 
 namespace IpcBench.Cli.Commands;
 
@@ -18,14 +20,12 @@ internal static class PlanCommand
     public static Command Create()
     {
         var file = new Argument<string?>("FILE") { Description = "cases, one per line, each as ping's options ('--transport tcp --size 1KB'); '#' starts a comment", Arity = ArgumentArity.ZeroOrOne };
-        var transports = new Option<string[]>("--transports")
-        {
-            Description = "with --sizes, a case per transport and size: tcp,uds,grpc",
-            HelpName = "LIST",
-            CustomParser = r => [.. r.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))],
-        };
-        var sizes = new Option<string[]>("--sizes") { Description = "the sizes of --transports' cases: 1,100KB (default 1)", HelpName = "LIST", CustomParser = transports.CustomParser };
+        var transports = Parsing.Options.List("--transports", "with --sizes, a case per transport and size: tcp,uds,grpc",
+            name => TransportRegistry.Names.Contains(name, StringComparer.OrdinalIgnoreCase), "transports of 'ipcbench list'");
+        var sizes = Parsing.Options.List("--sizes", "the sizes of --transports' cases: 1,100KB (default 1)",
+            size => Quantities.ParseSize(size, PingOptions.LengthPrefixLimit) is not null, "sizes such as 1, 1KB or 100KB");
         var each = new Option<string>("--each") { Description = "ping's options for every case, e.g. \"--count 20000 --placement same-core\"", HelpName = "OPTIONS", DefaultValueFactory = _ => "" };
+        each.Validators.Add(PlanRun.CheckEach);
         var rounds = Parsing.Options.Int("--rounds", "how often each case runs, a process launch each time, in an order rotated every round", 1, 1, 1000);
         var json = new Option<string?>("--json") { Description = "also write the rounds' results to FILE: a JSON array of results.json's, one per round", HelpName = "FILE" };
         var results = new Option<string?>("--results") { Description = "where the run folder goes (as ping's)", HelpName = "DIR" };

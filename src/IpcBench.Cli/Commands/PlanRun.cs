@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.CommandLine.Parsing;
 using System.Globalization;
 using System.Text;
 using IpcBench.Cli.Parsing;
@@ -37,12 +38,20 @@ internal sealed class PlanRun
         return new PlanRun(cases, skipped);
     }
 
+    /// <summary>--each's options, checked as ping's before any case is read, so that a mistake in them is named as theirs.</summary>
+    public static void CheckEach(OptionResult each)
+    {
+        string[] common = [.. CommandLineParser.SplitCommandLine(each.GetValueOrDefault<string>() ?? "")];
+        var (_, parsed) = ParseAsPing(common.Contains(ServeRequest.TransportOption) ? common : [ServeRequest.TransportOption, "tcp", .. common]);
+        if (parsed.Errors.Count > 0)
+        {
+            each.AddError($"--each: {parsed.Errors[0].Message}");
+        }
+    }
+
     private static (ITransport, CaseSpec) Parse(IReadOnlyList<string> arguments, string which)
     {
-        var options = new PingOptions();
-        var ping = new Command("ping");
-        options.AddTo(ping);
-        var parsed = ping.Parse([.. arguments]);
+        var (options, parsed) = ParseAsPing([.. arguments]);
         if (parsed.Errors.Count > 0)
         {
             throw new UsageException($"{which}: {parsed.Errors[0].Message}");
@@ -56,6 +65,14 @@ internal sealed class PlanRun
         {
             throw new UsageException($"{which}: {e.Message}");
         }
+    }
+
+    private static (PingOptions, ParseResult) ParseAsPing(string[] arguments)
+    {
+        var options = new PingOptions();
+        var ping = new Command("ping");
+        options.AddTo(ping);
+        return (options, ping.Parse(arguments));
     }
 
     /// <summary>Runs the cases in rotated rounds, a process each; every round's results as one run of all the cases.</summary>

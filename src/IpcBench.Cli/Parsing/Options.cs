@@ -56,6 +56,22 @@ internal static class Options
         return option;
     }
 
+    /// <summary>A comma-separated list ("tcp,uds", or the option given again), each item one that <paramref name="accepts"/>.</summary>
+    public static Option<string[]> List(string name, string description, Func<string, bool> accepts, string expected) => new(name)
+    {
+        Description = description,
+        HelpName = "LIST",
+        CustomParser = result =>
+        {
+            string[] items = [.. result.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))];
+            if (items.FirstOrDefault(item => !accepts(item)) is { } bad)
+            {
+                result.AddError($"{name} must list {expected}, not '{bad}'");
+            }
+            return items;
+        },
+    };
+
     /// <summary>An option whose one value <paramref name="parse"/> reads; when it cannot, the parse error says "NAME must be EXPECTED, not 'TEXT'".</summary>
     public static Option<T> Checked<T>(string name, string description, string helpName, T @default,
         Func<string, (bool Ok, T Value)> parse, string expected, bool showDefault = true) => new(name)

@@ -119,5 +119,5 @@ internal sealed class PingOptions
     }
 
     /// <summary>The largest size --size accepts; each transport then checks its own maximum.</summary>
-    private const int LengthPrefixLimit = Kit.Framing.LengthPrefix.DefaultMaxPayload;
+    public const int LengthPrefixLimit = Kit.Framing.LengthPrefix.DefaultMaxPayload;
 }
