@@ -84,12 +84,12 @@ ping() {
   local out="$runs/$side/$transport-$size-round$round"
   mkdir -p "$out"
   if ! env -u IPCBENCH_TEST_SERVER_DELAY_US "$@" "$bin/ipcbench" ping --transport "$transport" --size "$size" --count "$count" \
-      --placement "$placement" --results "$out" >"$out/ping.txt" 2>"$out/stderr.txt"; then
+      --placement "$placement" --results "$out" --json "$out/ping.json" >/dev/null 2>"$out/stderr.txt"; then
     echo "ab.sh: $side's ping of $transport at $size failed (round $round):" >&2
     tail -5 "$out/stderr.txt" >&2
     exit 2
   fi
-  grep -o 'p50 [0-9.]*' "$out/ping.txt" | head -n 1 | cut -d' ' -f2
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cases"][0]["latency_us"]["p50"])' "$out/ping.json"
 }
 
 declare -A delay

@@ -18,7 +18,13 @@ dotnet build -c Release benchmarks/IpcBench.Floor -v quiet -nologo > /dev/null
 cli=src/IpcBench.Cli/bin/Release/net10.0/ipcbench
 floor=benchmarks/IpcBench.Floor/bin/Release/net10.0/ipcbench-floor
 log=$(mktemp /tmp/ipcbench-floor-XXXXXX)
-trap 'rm -f "$log"' EXIT
+json=$(mktemp /tmp/ipcbench-floor-XXXXXX)
+trap 'rm -f "$log" "$json"' EXIT
+# ping_p50 ARGS...: ping's p50, read from its results.json
+ping_p50() {
+  "$cli" ping "$@" --no-results --json "$json" > /dev/null
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cases"][0]["latency_us"]["p50"])' "$json"
+}
 
 for round in $(seq "$rounds"); do
   for transport in tcp uds; do
@@ -26,8 +32,7 @@ for round in $(seq "$rounds"); do
       echo "$round $transport C $(taskset -c 0 "$IPCREF" "$transport" 1 "$count" | sed -n 's/.*p50=\([0-9.]*\)us.*/\1/p')"
     fi
     echo "$round $transport floor $(taskset -c 0 "$floor" "$transport" 1 "$count" | sed -n 's/.*p50=\([0-9.]*\)us.*/\1/p')"
-    echo "$round $transport ping $("$cli" ping --transport "$transport" --size 1 --count "$count" --warmup "$warmup" --placement same-core --no-results \
-      | sed -n 's/.*p50 \([0-9.]*\) .*/\1/p')"
+    echo "$round $transport ping $(ping_p50 --transport "$transport" --size 1 --count "$count" --warmup "$warmup" --placement same-core)"
   done
 done | tee "$log"
 

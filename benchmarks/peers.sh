@@ -14,18 +14,18 @@ cd "$(dirname "$0")/.."
 . docker/own.sh
 duration=${IPCBENCH_DURATION:-10s}
 server="" # sockperf's server while it runs: stopped when this script ends, however it ends
-trap '[ -z "$server" ] || stop_owned "$server" "sockperf server -i 127.0.0.1" 5 || true' EXIT
+json=$(mktemp /tmp/ipcbench-peers-XXXXXX)
+trap 'rm -f "$json"; [ -z "$server" ] || stop_owned "$server" "sockperf server -i 127.0.0.1" 5 || true' EXIT
 trap 'exit 130' INT TERM
 dotnet build -c Release src/IpcBench.Cli -v quiet -nologo > /dev/null
 cli=src/IpcBench.Cli/bin/Release/net10.0/ipcbench
 
-# One line per run: what ran, then p50, p99 and mean in us and requests/s, as ping prints them.
+# One line per run: what ran, then p50, p99 and mean in us and requests/s, read from ping's results.json.
 row() {
   local label=$1; shift
-  "$cli" ping --no-results "$@" | awk -v label="$label" '
-    /latency us/ { p50 = $4; p99 = $8; mean = $NF }
-    /throughput/ { rate = $2 }
-    END { printf "%-44s p50 %9s  p99 %9s  mean %9s us  %9s requests/s\n", label, p50, p99, mean, rate }'
+  "$cli" ping --no-results --json "$json" "$@" > /dev/null
+  python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["cases"][0]; l = c["latency_us"]
+print("%-44s p50 %9s  p99 %9s  mean %9s us  %9s requests/s" % (sys.argv[2], l["p50"], l["p99"], l["mean"], c["requests_per_second"]))' "$json" "$label"
 }
 
 echo "== ipc-bench (one pair, closed loop, no pinning)"

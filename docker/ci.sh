@@ -46,29 +46,28 @@ echo "== docker/run.sh tcp uds mmf dbus nats redis-uds (1 B, 3,000 requests)"
 # runs; the pairs have brokers of their own.
 brokers_env
 IPCBENCH_SIZES=1 IPCBENCH_COUNT=3000 IPCBENCH_WARMUP=300 IPCBENCH_RESULTS="$out/results" timeout 20m docker/run.sh tcp uds mmf dbus nats redis-uds
-summary=$(ls "$out"/results/*-merge/summary.md)
-# A measured cell is "p50 / p99 (ratio)"; the row names the transport, each pair kind has its column.
-cell='[0-9.,]+ / [0-9.,]+ \([0-9.]+x\)'
-bare='[0-9.,]+ / [0-9.,]+'
-row() { # TRANSPORT CELLS...: the transport's 1 B row has exactly these cells after "bare"
-  local pattern="^\\| $1 [^|]*\\| 1 B \\| $bare" c
-  shift
-  for c in "$@"; do pattern+=" \\| $c"; done
-  grep -Eq "$pattern \\|\$" "$summary"
+results=$(ls "$out"/results/*-merge/results.json)
+isolations="bare netns container sandbox docker-shared-netns docker-bridge docker-sandbox-bridge docker-sandbox-hostnet-bridge docker-volume docker-sandbox-volume docker-shared-ipc docker-broker"
+row() { # TRANSPORT STATE...: in each of $isolations at 1 B, the transport measured (m), skipped with a reason (s) or neither (-)
+  python3 - "$results" "$isolations" "$@" <<'PY'
+import json, sys
+run, isolations, transport, states = json.load(open(sys.argv[1])), sys.argv[2].split(), sys.argv[3], sys.argv[4:]
+where = lambda options: dict(p.split("=", 1) for p in options.split("&") if "=" in p).get("isolation", "bare")
+measured = {where(c["options"]) for c in run["cases"] if c["transport"] == transport and c["size"] == 1}
+skipped = {where(s["options"]) for s in run["skipped"] if s["transport"] == transport}
+got = ["m" if i in measured else "s" if i in skipped else "-" for i in isolations]
+sys.exit(None if got == states else f"{transport}: {' '.join(got)} in {' '.join(isolations)}, not {' '.join(states)}")
+PY
 }
-columns='bare | netns | container | sandbox | docker-shared-netns | docker-bridge | docker-sandbox-bridge | docker-sandbox-hostnet-bridge | docker-volume | docker-sandbox-volume | docker-shared-ipc | docker-broker'
-grep -q "^| transport | size | $columns |\$" "$summary" \
-  || fail "the isolation table's columns are not $columns: $(grep -m1 '^| transport | size | bare' "$summary")"
 # gVisor: without Docker (sandbox) the socket-file transports; its pairs (docker-sandbox-*) tcp over its own network
 # stack and over the host's, uds and dbus's bus on the volume.
-ns="not supported"
-row tcp "$cell" "$cell" "$ns" "$cell" "$cell" "$cell" "$cell" - - - - || fail "no tcp row measured in every isolation"
-row uds "$cell" "$cell" "$cell" - - - - "$cell" "$cell" - - || fail "no uds row with netns, container, sandbox and the volume pairs"
-row mmf "$cell" "$ns" "$ns" - - - - - - "$cell" - || fail "no mmf row with netns and the shared-IPC pair"
-row dbus "$cell" "$cell" "$cell" - - - - "$cell" "$cell" - - || fail "no dbus row with netns, container, sandbox and the volume pairs (its bus socket on the volume)"
+row tcp m m m s m m m m - - - - || fail "no tcp row measured in every isolation"
+row uds m m m m - - - - m m - - || fail "no uds row with netns, container, sandbox and the volume pairs"
+row mmf m m s s - - - - - - m - || fail "no mmf row with netns and the shared-IPC pair"
+row dbus m m m m - - - - m m - - || fail "no dbus row with netns, container, sandbox and the volume pairs (its bus socket on the volume)"
 # Brokered: a broker on the host's loopback is out of reach of a namespace of the server's own; one behind a socket file is not.
-row nats "$ns" "$ns" "$ns" - - - - - - - "$cell" || fail "no nats row with the broker pair (a nats-server in a third container)"
-row redis-uds "$cell" "$cell" "$cell" - - - - - - - "$cell" || fail "no redis-uds row with netns, container, sandbox and the broker pair (redis-server's socket on the volume the three share)"
+row nats m s s s - - - - - - - m || fail "no nats row with the broker pair (a nats-server in a third container)"
+row redis-uds m m m m - - - - - - - m || fail "no redis-uds row with netns, container, sandbox and the broker pair (redis-server's socket on the volume the three share)"
 ! pgrep -af 'runsc-(sandbox|gofer)|containerd-shim' || fail "gVisor sandboxes or containerd shims outlived run.sh and its engine"
 
 echo "== a run.sh killed by SIGKILL (no trap runs) leaves nothing once the next run.sh starts"

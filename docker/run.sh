@@ -56,6 +56,7 @@ done
 
 . docker/own.sh
 . docker/engine.sh
+. docker/transports.sh
 work=$(own_dir "run.sh-$$") # the pid names whose it is, for the next run if this one is killed
 # Long commands run in the background and are waited for: bash runs a trap only once the foreground command ends, and
 # a wait ends at once on a signal. The trap then stops the child (ping removes its server and namespace on SIGTERM).
@@ -116,17 +117,6 @@ for gone in $( { docker ps -a --format '{{.Label "com.docker.compose.project"}}'
   pairs_down "$gone"
 done
 
-# broker_pair TRANSPORT: "BROKER ADDRESS" for its broker pair: the broker it needs in a third container
-# (build-offline.sh --broker) and a server queue, subject or channel the client can name; nothing when it has none.
-broker_pair() {
-  case "$1" in
-    amqp*) echo "rabbitmq $1://169.254.77.20:5672/?queue=ipcbench" ;;
-    nats) echo "nats nats://169.254.77.20:4222/?subject=ipcbench" ;;
-    redis) echo "redis redis://169.254.77.20:6379/?channel=ipcbench" ;;
-    redis-uds) echo "redis redis-uds:///run/ipcbench/redis.sock?channel=ipcbench" ;;
-  esac
-}
-
 # -- the image, and the same build on the host for the bare and namespace runs
 route=${IPCBENCH_IMAGE_ROUTE:-auto}
 if [ "$route" = auto ]; then
@@ -138,18 +128,17 @@ if [ "$route" = registry ]; then
   dotnet publish src/IpcBench.Cli -c Release -r linux-x64 --self-contained -o docker/app -v quiet -nologo
   docker build -q -f docker/Dockerfile -t "$image" . >/dev/null
 fi
-# The broker pairs' brokers are Debian's on either route, made offline (the official images start each its own way).
+# What each transport can cross (docker/transports.sh). The broker pairs' brokers are Debian's on either route, made
+# offline (the official images start each its own way): build-offline.sh names them rabbitmq, nats and redis.
+cli=docker/app/ipcbench
+facts=$(transport_facts "$cli" "${transports[@]}")
 brokers=()
-for transport in "${transports[@]}"; do
-  broker=$(broker_pair "$transport" | cut -d' ' -f1)
-  [ -z "$broker" ] || [[ " ${brokers[*]} " == *" --broker $broker "* ]] || brokers+=(--broker "$broker")
-done
+for broker in $(awk '$3 != "-" { sub(/-server$/, "", $3); print $3 }' <<<"$facts" | sort -u); do brokers+=(--broker "$broker"); done
 if [ "$route" = registry ]; then
   [ ${#brokers[@]} -eq 0 ] || docker/build-offline.sh --brokers-only "${brokers[@]}"
 else
   IPCBENCH_IMAGE=$image docker/build-offline.sh "${brokers[@]}"
 fi
-cli=docker/app/ipcbench
 
 # -- one measurement per (transport, size, isolation); a run folder each under $work/ISOLATION
 skipped=()
@@ -159,18 +148,6 @@ note_skip() { # TRANSPORT ISOLATION REASON: once per transport and isolation, wh
   noted[$1 $2]=1
   echo "   $1 in $2: not supported: $3"
   skipped+=(--skipped "$1 $2 $3")
-}
-host_ping() { # ISOLATION TRANSPORT SIZE
-  local out err
-  out="$work/$1"; err="$work/err"
-  if in_background "$cli" ping --transport "$2" --size "$3" --count "$count" --warmup "$warmup" --placement "$placement" \
-      --isolation "$1" --results "$out" >"$work/out" 2>"$err"; then
-    sed -n 2p "$work/out" | sed "s/^ *latency us */   $2 at $3, $1: /"
-  elif [ $? -eq 3 ]; then
-    note_skip "$2" "$1" "$(tail -n 1 "$err" | sed 's/^.* here: //')"
-  else
-    cat "$err" >&2; return 1
-  fi
 }
 # runtime_of PAIR: the runtime the pair's server runs under: a VM's (Kata), gVisor's (netstack or host network), or runc.
 runtime_of() {
@@ -219,7 +196,7 @@ pair() {
       IPCBENCH_IMAGE=$image IPCBENCH_RESULTS_DIR=$out IPCBENCH_SANDBOX_RUNTIME=$runtime \
       in_background "${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" up --abort-on-container-exit \
       --exit-code-from "$profile-client" >"$work/out" 2>&1; then
-    grep -m1 'latency us' "$work/out" | sed "s/^.*latency us */   $2 at $3, docker-$1: /"
+    figures_line "$(find "$out" -name results.json -newer "$work/child" | head -n 1)" "$2 at $3, docker-$1"
   else
     local server code
     server=$("${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" ps -q "$profile-server")
@@ -237,33 +214,36 @@ pair() {
   "${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" down -v --remove-orphans >/dev/null 2>&1
 }
 
-# the FEATURES column found by its heading, so a column added to 'list' does not shift it
-features() {
-  "$cli" list | awk -v t="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "FEATURES") col = i }
-                              /^$/ { done = 1 } !done && $1 == t { print $col }'
-}
 echo "== measuring: ${transports[*]} at $sizes, $count requests each, placement $placement"
-for transport in "${transports[@]}"; do
-  kind=$(features "$transport")
-  [ -n "$kind" ] || { echo "run.sh: unknown transport '$transport' (see 'ipcbench list')" >&2; exit 2; }
+# -- beside the client, in namespaces and under gVisor: a plan each, every transport and size in it; what cannot run
+# there is in the plan's results as skipped, with the reason
+for isolation in none netns container sandbox; do
+  wanted "$isolation" || continue
+  echo "== isolation $isolation"
+  in_background "$cli" plan --transports "$(IFS=,; echo "${transports[*]}")" --sizes "$sizes" --results "$work/$isolation" \
+    --each "--count $count --warmup $warmup --placement $placement --isolation $isolation" || exit 1
+done
+# -- container pairs, by what each transport's client meets its server on
+network_pairs="shared-netns bridge vm-bridge sandbox-bridge sandbox-hostnet-bridge"
+while read -r transport meets broker port option tls; do
   for size in ${sizes//,/ }; do
-    for isolation in none netns container sandbox; do ! wanted "$isolation" || host_ping "$isolation" "$transport" "$size"; done
-    case "$transport,$kind" in
-      *brokered*) read -r broker address <<<"$(broker_pair "$transport")"
-        [ -n "$broker" ] || { echo "run.sh: no broker pair for '$transport'" >&2; exit 2; }
-        IPCBENCH_BROKER_IMAGE=ipcbench-broker-$broker:bookworm pair broker "$transport" "$size" "$address" ;;
-      mmf,*) pair shared-ipc "$transport" "$size" "mmf:///dev/shm/ipcbench-channel" ;;
-      *-tls,*) for pair_kind in shared-netns bridge vm-bridge sandbox-bridge sandbox-hostnet-bridge; do # the pin travels only in the server's READY line
-          note_skip "$transport" "docker-$pair_kind" "its client trusts only the certificate its server makes at start, named (pin=) in the server's READY line, which a client container is not given"
+    if [ "$broker" != - ]; then
+      address=$transport://169.254.77.20:$port/?$option=ipcbench
+      [ "$meets" = broker ] || address=$transport:///run/ipcbench/${broker%-server}.sock?$option=ipcbench # the broker's socket, on the shared volume
+      IPCBENCH_BROKER_IMAGE=ipcbench-broker-${broker%-server}:bookworm pair broker "$transport" "$size" "$address"
+      continue
+    fi
+    case "$meets,$tls" in
+      shared-memory,*) pair shared-ipc "$transport" "$size" "$transport:///dev/shm/ipcbench-channel" ;;
+      network,1) for kind in $network_pairs; do # the pin travels only in the server's READY line
+          note_skip "$transport" "docker-$kind" "its client trusts only the certificate its server makes at start, named (pin=) in the server's READY line, which a client container is not given"
         done ;;
-      *cross-host*) for pair_kind in shared-netns bridge vm-bridge sandbox-bridge sandbox-hostnet-bridge; do
-          pair "$pair_kind" "$transport" "$size" ""
-        done ;;
-      pipe,*|jsonrpc*|grpc-pipe,*) for pair_kind in volume sandbox-volume; do pair "$pair_kind" "$transport" "$size" "$transport://ipcbench"; done ;;
-      *) for pair_kind in volume sandbox-volume; do pair "$pair_kind" "$transport" "$size" "$transport:///run/ipcbench/s.sock"; done ;;
+      network,*) for kind in $network_pairs; do pair "$kind" "$transport" "$size" ""; done ;;
+      pipe-name,*) for kind in volume sandbox-volume; do pair "$kind" "$transport" "$size" "$transport://ipcbench"; done ;;
+      socket-file,*) for kind in volume sandbox-volume; do pair "$kind" "$transport" "$size" "$transport:///run/ipcbench/s.sock"; done ;;
     esac
   done
-done
+done <<<"$facts"
 
 # -- one run folder: the bare runs unlabelled, the namespaces' as ping labelled them, the pairs by their profile
 sources=()

@@ -62,6 +62,7 @@ command -v ip >/dev/null || unsupported "ip is missing (apt-get install iproute2
 
 # -- the work folder, and what the trap removes
 . docker/own.sh
+. docker/transports.sh
 mkdir -p "$cache"
 work=$(own_dir "vm.sh-$$") # the pid names whose it is, for the next run if this one is killed
 qemu_pid="" child="" child_command="" tap_made=no
@@ -159,22 +160,15 @@ fi
 app=$(realpath "$app")
 cli=$app/ipcbench
 
-# -- the transports: those that cross a network; the FEATURES column found by its heading, as run.sh does
-features() {
-  "$cli" list | awk -v t="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "FEATURES") col = i }
-                              /^$/ { done = 1 } !done && $1 == t { print $col }'
-}
+# -- the transports: those that cross a network (docker/transports.sh); a server the guest cannot run (wcf's Mono host)
+# refuses itself there, with the reason
 servers=()
-for transport in "${transports[@]}"; do
-  kind=$(features "$transport")
-  [ -n "$kind" ] || { echo "vm.sh: unknown transport '$transport' (see 'ipcbench list')" >&2; exit 2; }
-  case "$transport,$kind" in
-    wcf,*) echo "   $transport: not supported in the guest: its server is a Mono program, and the guest has no Mono" ;;
-    *brokered*) echo "   $transport: not supported in the guest: it needs a broker" ;;
-    *cross-host*) servers+=("$transport:$((first_port + ${#servers[@]}))") ;;
-    *) echo "   $transport: not supported in the guest: it does not cross a network ($kind)" ;;
-  esac
-done
+while read -r transport meets broker _; do
+  if [ "$broker" != - ]; then echo "   $transport: not supported in the guest: it needs a broker"
+  elif [ "$meets" = network ]; then servers+=("$transport:$((first_port + ${#servers[@]}))")
+  else echo "   $transport: not supported in the guest: it does not cross a network (it meets its client on: $meets)"
+  fi
+done <<<"$(transport_facts "$cli" "${transports[@]}")"
 [ ${#servers[@]} -gt 0 ] || unsupported "none of ${transports[*]} can run in the guest"
 
 # -- the guest: Debian's kernel and an initramfs, made once per recipe (every file's path and content)
@@ -322,9 +316,9 @@ for server in "${servers[@]}"; do
     [ -z "$results" ] || out=(--results "$work/runs")
     status=0
     in_background "$cli" ping --transport "$transport" --server "${uri[$transport]}" --wait-for-server 30s \
-      --count "$count" --warmup "$warmup" --size "$size" --placement none "${out[@]}" >"$work/out" 2>"$work/err" || status=$?
+      --count "$count" --warmup "$warmup" --size "$size" --placement none "${out[@]}" --json "$work/ping.json" >/dev/null 2>"$work/err" || status=$?
     case $status in
-      0) grep -m1 'latency us' "$work/out" | sed "s/^ *latency us */   $transport at $size, $label: /; s/\$/$note/"
+      0) figures_line "$work/ping.json" "$transport at $size, $label" "$note"
          measured=$((measured + 1)) ;;
       3) echo "   $transport at $size in $label: not supported: $(tail -n 1 "$work/err" | sed 's/^.* here: //')" ;;
       *) cat "$work/err" >&2; console_tail; fail "ping of the guest's $transport server at $size failed (exit $status)" ;;

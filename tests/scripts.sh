@@ -30,13 +30,15 @@ unset TMPDIR XDG_RUNTIME_DIR REDISCLI_AUTH IPCBENCH_REDIS_URL IPCBENCH_NATS_URL
 printf '#!/bin/sh\nexit 0\n' >"$repo/tests/scripts.sh" # the copied test.sh calls it: not this again
 
 # -- stand-ins, first on PATH; each logs its arguments (never a secret: the brokers' are real, behind a logging wrapper)
+# results_json: what ping's --json FILE holds, written when the stand-in's arguments name one
+results_json='for ((i = 1; i < $#; i++)); do [ "${!i}" != --json ] || { j=$((i + 1)); echo "{\"cases\": [{\"latency_us\": {\"p50\": 1.0, \"p99\": 2.0, \"mean\": 1.1}, \"requests_per_second\": 9}]}" >"${!j}"; }; done'
 stub() { printf '#!/usr/bin/env bash\necho "$(basename "$0") $*" >>%s/log/argv\n%s\n' "$T" "$2" >"$bin/$1"; chmod +x "$bin/$1"; }
 for real in redis-cli redis-server nats-server; do stub "$real" "exec $(command -v "$real") \"\$@\""; done
 stub docker 'case "$1 ${2:-}" in
   "info --format") echo "ipcbench-runsc runc" ;;
   "inspect -f") echo ipcbench-runsc ;;
 esac'
-stub docker-compose 'case " $* " in *" up "*) echo "bridge-client | latency us p50 1.0 p90 1.0" ;; *" ps "*) echo c0ffee ;; esac'
+stub docker-compose 'case " $* " in *" up "*) mkdir -p "$IPCBENCH_RESULTS_DIR/r"; set -- --json "$IPCBENCH_RESULTS_DIR/r/results.json"; '"$results_json"' ;; *" ps "*) echo c0ffee ;; esac'
 stub dockerd 'exit 1'
 stub apt-get 'exit 1'
 stub clang 'exit 0'
@@ -53,15 +55,15 @@ stub wine 'case "$1" in
   --version) echo wine-stub ;;
   wineboot) [ "${STUB_WINEBOOT:-}" != hang ] || { touch '"$T"'/wineboot.hangs; sleep 300; } ;;
   *) case " $* " in
-       *" list "*) printf "pipe local yes x\ngrpc-pipe rpc yes x\n" ;;
+       *" list --json "*) echo '"'"'[{"name": "pipe", "runs": true}, {"name": "grpc-pipe", "runs": true}]'"'"' ;;
        *" nonsense "*) echo "ipcbench ping: bad size" >&2; exit 2 ;;
        *" --transport ${STUB_WINE_UNSUPPORTED:-none} "*) echo "ipcbench ping: not supported here: stub" >&2; exit 3 ;;
-       *) echo "  latency us p50 50.0 p90 60.0 p99 70.0" ;;
+       *) '"$results_json"' ;;
      esac ;;
 esac'
 ipcbench_stub='case "$1" in
-  list) printf "NAME FAMILY RUNS FEATURES\ntcp local yes reliable,cross-host\n\n" ;;
-  ping) printf "x\n  latency us p50 1.0 p90 1.0 p99 1.0 p99.9 1.0 max 1.0 mean 1.0\n  throughput 1 requests/s\n" ;;
+  list) echo '"'"'[{"name": "tcp", "runs": true, "meets_on": "network", "broker": null, "default_port": 5000, "address_options": [], "trusts_one_certificate": false}]'"'"' ;;
+  ping) '"$results_json"' ;;
   merge) echo '"$T"'/merged ;;
 esac'
 for dir in docker/app src/IpcBench.Cli/bin/Release/net10.0; do

@@ -66,9 +66,11 @@ exe="$bulk/app/ipcbench.exe"
 ipcbench() { timeout 180 wine "$exe" "$@" >"$work/out" 2>"$work/err"; }
 
 echo "== list"
-ipcbench list || { cat "$work/err" >&2; fail "'ipcbench.exe list' failed"; }
-grep -Eq '^pipe +local +yes ' "$work/out" || { cat "$work/out" >&2; fail "'list' does not say that pipe runs here"; }
-grep -Eq '^grpc-pipe +rpc +yes ' "$work/out" || { cat "$work/out" >&2; fail "'list' does not say that grpc-pipe runs here"; }
+ipcbench list --json || { cat "$work/err" >&2; fail "'ipcbench.exe list --json' failed"; }
+for transport in pipe grpc-pipe; do
+  python3 -c 'import json, sys; sys.exit(not any(t["name"] == sys.argv[2] and t["runs"] for t in json.load(open(sys.argv[1]))))' "$work/out" "$transport" \
+    || { cat "$work/out" >&2; fail "'list --json' does not say that $transport runs here"; }
+done
 
 # What Wine cannot do, and why; each is a Windows path Wine lacks, not one IpcBench lacks.
 declare -A unable=(
@@ -99,13 +101,20 @@ ping_wine_retrying() {
   return "$status"
 }
 
+# latency_of: "p50 X p99 Y" (us) of the last ping's --json, or nothing when it wrote none
+latency_of() {
+  [ -s "$work/ping.json" ] && python3 -c 'import json, sys; l = json.load(open(sys.argv[1]))["cases"][0]["latency_us"]
+print("p50", l["p50"], "p99", l["p99"])' "$work/ping.json"
+}
+
 failures=()
 ping_one() { # TRANSPORT [OPTIONS...]
   local status=0 name="$*"
-  ping_wine_retrying --transport "$@" --count 300 --warmup 30 --timeout 10s --no-results || status=$?
+  rm -f "$work/ping.json"
+  ping_wine_retrying --transport "$@" --count 300 --warmup 30 --timeout 10s --no-results --json "$work/ping.json" || status=$?
   case $status in
-    0) grep -q 'latency us' "$work/out" || { failures+=("$name: no figures"); return; }
-       echo "   $name: $(grep -m1 'latency us' "$work/out" | sed 's/^ *latency us *//')" ;;
+    0) figures=$(latency_of) || { failures+=("$name: no figures"); return; }
+       echo "   $name: $figures" ;;
     3) failures+=("$name: not supported: $(tail -n 1 "$work/err")") ;;
     1|2|130) failures+=("$name: exit $status: $(grep -m1 '^ipcbench' "$work/err" || tail -n 1 "$work/err")") ;;
     124) failures+=("$name: still running after 180 s") ;;
@@ -120,9 +129,10 @@ echo "== ping, the Windows rows (every reply checked)"
 for spec in "${rows[@]}"; do read -ra args <<<"$spec"; ping_one "${args[@]}"; done
 
 echo "== mmf's block mode wakes on an event, not on a timer tick"
-status=0; ping_wine_retrying --transport mmf --wait block --count 2000 --warmup 200 --timeout 10s --no-results || status=$?
+rm -f "$work/ping.json"
+status=0; ping_wine_retrying --transport mmf --wait block --count 2000 --warmup 200 --timeout 10s --no-results --json "$work/ping.json" || status=$?
 [ "$status" -eq 0 ] || { cat "$work/err" >&2; fail "mmf block: exit $status"; }
-p50=$(sed -n 's/^ *latency us *p50 \([0-9.]*\) .*/\1/p' "$work/out")
+p50=$(latency_of | cut -d' ' -f2)
 echo "   mmf block p50 $p50 us (under Wine; a 1 ms timer step would read 1,000 us or more)"
 awk -v p="$p50" 'BEGIN { exit !(p > 0 && p < 800) }' || failures+=("mmf block: p50 $p50 us: its waits end on a timer, not a wake-up")
 
