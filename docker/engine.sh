@@ -72,4 +72,10 @@ engine_sweep() {
   [ -s "$1/dockerd.pid" ] || return 0
   engine_pid=$(<"$1/dockerd.pid") engine_exec=$1/exec
   engine_stop
+  # A dockerd killed with its process group leaves its containers' shims running (they outlive containerd by design):
+  # each names the engine's exec root, in this run's private state folder, on its command line.
+  local shim
+  for shim in $(pgrep -f -- "containerd-shim.* -address $1/exec/containerd/"); do
+    stop_owned "$shim" "-address $1/exec/containerd/" 10 || true
+  done
 }

@@ -112,8 +112,10 @@ fi
 # -- pairs of a run.sh that is gone and left no work folder to say so (the engine's data root outlives both)
 for gone in $( { docker ps -a --format '{{.Label "com.docker.compose.project"}}'
                  docker network ls --format '{{.Label "com.docker.compose.project"}}'; } 2>/dev/null | sort -u); do
-  [[ "$gone" =~ ^ipcbench-run-([0-9]+)$ ]] && ! own_alive "${BASH_REMATCH[1]}" run.sh || continue
-  echo "== removing the pairs of run.sh ${BASH_REMATCH[1]} (it is gone)"
+  [[ "$gone" =~ ^ipcbench-run-([0-9]+)$ ]] || continue
+  owner=${BASH_REMATCH[1]} # before own_alive, whose own matches replace BASH_REMATCH
+  ! own_alive "$owner" run.sh || continue
+  echo "== removing the pairs of run.sh $owner (it is gone)"
   pairs_down "$gone"
 done
 

@@ -37,6 +37,7 @@ for real in redis-cli redis-server nats-server; do stub "$real" "exec $(command 
 stub docker 'case "$1 ${2:-}" in
   "info --format") echo "ipcbench-runsc runc" ;;
   "inspect -f") echo ipcbench-runsc ;;
+  "ps -a") printf "%s\n" ${STUB_DOCKER_PROJECTS:-} ;;
 esac'
 stub docker-compose 'case " $* " in *" up "*) mkdir -p "$IPCBENCH_RESULTS_DIR/r"; set -- --json "$IPCBENCH_RESULTS_DIR/r/results.json"; '"$results_json"' ;; *" ps "*) echo c0ffee ;; esac'
 stub dockerd 'exit 1'
@@ -138,17 +139,31 @@ dead_pid; d_other=$state/run.sh-$dead; mkdir -m 700 "$d_other" && mkdir "$d_othe
 printf '%s\nsleep 9999\n' "$w_other" >"$d_other/child"; echo "$w_other" >"$d_other/engine/dockerd.pid"
 dead_pid; d_minus=$state/run.sh-$dead; mkdir -m 700 "$d_minus"; printf -- '-1\nsleep\n' >"$d_minus/child"
 dead_pid; d_killed=$state/run.sh-$dead; mkdir -m 700 "$d_killed"; printf '%s\nsleep 1016\n' "$w_killed" >"$d_killed/child"
+# its engine, killed with it, left a containerd shim (stand-ins: a sleep that names the engine's exec root as a shim does)
+mkdir "$d_killed/engine"; echo "$w_killed" >"$d_killed/engine/dockerd.pid"
+shim() { exec -a containerd-shim-runc-v2 /usr/bin/python3 -c 'import time; time.sleep(1018)' -namespace moby -address "$1/exec/containerd/containerd.sock"; }
+shim "$d_killed/engine" & w_shim=$!; shim /elsewhere & w_shim_other=$!
 dead_pid; d_link=$state/run.sh-$dead; mkdir -p /tmp/victim; touch /tmp/victim/mine; ln -s /tmp/victim "$d_link"
 dead_pid; d_foreign=$state/run.sh-$dead; foreign_dir "$d_foreign"; chmod 700 "$d_foreign"
 printf '%s\nsleep 1015\n' "$w_foreign" >"$d_foreign/child"
-IPCBENCH_IMAGE_ROUTE=registry timeout 120 "$repo/docker/run.sh" no-such-transport >"$T/run.out" 2>&1 # ends after its sweep
+# Pairs in the engine of a run.sh that is gone, and of one that runs (their compose projects)
+dead_pid; gone_run=$dead
+bash -c 'exec -a docker/run.sh sleep 1017' & w_run=$!
+STUB_DOCKER_PROJECTS="ipcbench-run-$gone_run ipcbench-run-$w_run someone-elses" IPCBENCH_IMAGE_ROUTE=registry \
+  timeout 120 "$repo/docker/run.sh" no-such-transport >"$T/run.out" 2>&1 # ends after its sweep
 settle
+check "run.sh takes down the pairs a run.sh that is gone left in the engine" grep -q "^docker-compose -p ipcbench-run-$gone_run .* down " "$T/log/argv"
+check "run.sh leaves the pairs of a run.sh that runs, and another project's" \
+  eval '! grep -q "^docker-compose -p \(ipcbench-run-$w_run\|someone-elses\) " "$T/log/argv"'
+kill "$w_run"
 check "run.sh signals no pid named in a /tmp file any user can write (a sleep)" alive "$w_tmp"
 check "run.sh signals no pid -1 named in /tmp (every process would get it)" alive "$w_minus"
 check "run.sh signals no engine pid named in /tmp" alive "$w_engine"
 check "run.sh leaves the /tmp folders it did not make" eval '[ "$(ls -d /tmp/ipcbench-run-* | wc -l)" = 3 ]'
 check "run.sh signals no pid of its state whose command line is not the one it started" alive "$w_other"
 check "run.sh stops a killed run's child that still runs what it started" eval '! alive $w_killed'
+check "run.sh stops the containerd shim a killed run's engine left" eval '! alive $w_shim'
+check "run.sh leaves a containerd shim of another engine" alive "$w_shim_other"
 check "run.sh removes the state folders of killed runs" eval '[ ! -e "$d_other" ] && [ ! -e "$d_minus" ] && [ ! -e "$d_killed" ]'
 check "run.sh leaves a link in its state folder, and what it points at" eval '[ -L "$d_link" ] && [ -e /tmp/victim/mine ]'
 check "run.sh leaves another user's folder and the pid in it" eval '[ -d "$d_foreign" ] && alive $w_foreign'
@@ -161,7 +176,7 @@ link_local_only() { # every 'docker run' names a network it created with a link-
       && grep -q "^docker network rm $network\$" "$T/log/argv" || return 1
   done < <(grep "^docker run " "$T/log/argv")
 }
-kill $w_tmp $w_minus $w_engine $w_other $w_foreign 2>/dev/null; rm -rf "$d_link" "$d_foreign" /tmp/ipcbench-run-* /tmp/victim
+kill $w_tmp $w_minus $w_engine $w_other $w_foreign $w_shim_other 2>/dev/null; rm -rf "$d_link" "$d_foreign" /tmp/ipcbench-run-* /tmp/victim
 : >"$T/log/argv"
 IPCBENCH_IMAGE_ROUTE=registry IPCBENCH_ISOLATIONS=docker-sandbox-bridge IPCBENCH_SIZES=1 IPCBENCH_RESULTS=$T/results \
   timeout 120 "$repo/docker/run.sh" tcp >"$T/run-preflight.out" 2>&1
