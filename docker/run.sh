@@ -64,7 +64,7 @@ work=$(own_dir "run.sh-$$") # the pid names whose it is, for the next run if thi
 child="" child_command=""
 in_background() { "$@" & child=$! child_command="$*"; printf '%s\n%s\n' "$child" "$child_command" >"$work/child"; wait "$child"; }
 pairs_down() { # PROJECT: its pairs' containers, networks and volumes, whichever profile made them
-  "${compose[@]}" -p "$1" -f docker/compose.yaml --profile bridge --profile shared-netns --profile volume \
+  "${compose[@]}" -p "$1" -f docker/compose.yaml --profile shared-netns --profile volume \
     --profile shared-ipc --profile broker down -v --remove-orphans >/dev/null 2>&1 || true
   # A container that a 'compose up' still stopping had in hand can outlive 'down' (seen in CI): remove it by its label.
   local label="label=com.docker.compose.project=$1" left
@@ -129,18 +129,16 @@ if [ "$route" = registry ]; then
   echo "== docker build (official .NET images)"
   dotnet publish src/IpcBench.Cli -c Release -r linux-x64 --self-contained -o docker/app -v quiet -nologo
   docker build -q -f docker/Dockerfile -t "$image" . >/dev/null
+else
+  IPCBENCH_IMAGE=$image docker/build-offline.sh
 fi
-# What each transport can cross (docker/transports.sh). The broker pairs' brokers are Debian's on either route, made
-# offline (the official images start each its own way): build-offline.sh names them rabbitmq, nats and redis.
+# What each transport can cross (docker/transports.sh), asked of the build just published. The broker pairs' brokers
+# are Debian's on either route, made offline (the official images start each its own way): rabbitmq, nats and redis.
 cli=docker/app/ipcbench
 facts=$(transport_facts "$cli" "${transports[@]}")
 brokers=()
 for broker in $(awk '$3 != "-" { sub(/-server$/, "", $3); print $3 }' <<<"$facts" | sort -u); do brokers+=(--broker "$broker"); done
-if [ "$route" = registry ]; then
-  [ ${#brokers[@]} -eq 0 ] || docker/build-offline.sh --brokers-only "${brokers[@]}"
-else
-  IPCBENCH_IMAGE=$image docker/build-offline.sh "${brokers[@]}"
-fi
+[ ${#brokers[@]} -eq 0 ] || docker/build-offline.sh --brokers-only "${brokers[@]}"
 
 # -- one measurement per (transport, size, isolation); a run folder each under $work/ISOLATION
 skipped=()
@@ -197,7 +195,7 @@ pair() {
       IPCBENCH_PLACEMENT=$placement IPCBENCH_SERVER_CPUSET=$server_cpuset IPCBENCH_CLIENT_CPUSET=$client_cpuset \
       IPCBENCH_IMAGE=$image IPCBENCH_RESULTS_DIR=$out IPCBENCH_SANDBOX_RUNTIME=$runtime \
       in_background "${compose[@]}" -p "$project" "${files[@]}" --profile "$profile" up --abort-on-container-exit \
-      --exit-code-from "$profile-client" >"$work/out" 2>&1; then
+      --exit-code-from "$profile-client" "$profile-client" >"$work/out" 2>&1; then # the client and what it depends on, not the default pair
     figures_line "$(find "$out" -name results.json -newer "$work/child" | head -n 1)" "$2 at $3, docker-$1"
   else
     local server code

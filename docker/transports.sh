@@ -4,14 +4,15 @@
 # broker program it goes through, the broker's port, the address option a client must be told (queue, subject, channel),
 # and 1 when its client trusts only the certificate its server names. An unknown transport is a one-line error, exit 2.
 transport_facts() {
-  local cli=$1; shift
-  "$cli" list --json | python3 -c 'import json, sys
+  local cli=$1 listing; shift
+  listing=$("$cli" list --json) || { echo "'$cli list --json' failed" >&2; exit 2; }
+  python3 -c 'import json, sys
 known = {t["name"]: t for t in json.load(sys.stdin)}
 for name in sys.argv[1:]:
     t = known.get(name)
     if t is None:
         sys.exit(f"unknown transport {name!r} (see ipcbench list)")
-    print(name, t["meets_on"], t["broker"] or "-", t["default_port"] or "-", (t["address_options"] or ["-"])[0], int(t["trusts_one_certificate"]))' "$@" \
+    print(name, t["meets_on"], t["broker"] or "-", t["default_port"] or "-", (t["address_options"] or ["-"])[0], int(t["trusts_one_certificate"]))' "$@" <<<"$listing" \
     || exit 2
 }
 
