@@ -53,11 +53,6 @@ public static class IpcbenchCommand
             Console.Error.WriteLine($"{verb}: {parsed.Errors[0].Message} (see '{verb} --help')");
             return ExitCodes.Usage;
         }
-        bool verbose = parsed.GetValue(Verbose);
-        void Explain(Exception e)
-        {
-            if (verbose) Console.Error.WriteLine(e);
-        }
         try
         {
             // On SIGINT or SIGTERM System.CommandLine cancels the action, and ends the process with 128 + the signal if the
@@ -73,41 +68,33 @@ public static class IpcbenchCommand
                 ProcessTerminationTimeout = parsed.CommandResult.Command.Name == ServeCommand.Name ? null : TimeSpan.FromSeconds(10),
             });
         }
-        catch (UsageException e)
-        {
-            Console.Error.WriteLine($"{verb}: {e.Message} (see '{verb} --help')");
-            return ExitCodes.Usage;
-        }
-        catch (UnusableAddressException e)
-        {
-            Console.Error.WriteLine($"{verb}: {e.Message}");
-            return ExitCodes.Usage;
-        }
-        catch (UnsupportedException e)
-        {
-            Console.Error.WriteLine($"{verb}: {e.Message}");
-            return ExitCodes.Unsupported;
-        }
-        catch (OperationCanceledException)
-        {
-            // System.CommandLine cancels the action's token on SIGINT and SIGTERM; what it started is disposed by now.
-            Console.Error.WriteLine($"{verb}: interrupted; nothing was written");
-            return ExitCodes.Interrupted;
-        }
-        catch (Exception e) when (e is TransportException or ReplyMismatchException or ArgumentException or IOException
-            or UnauthorizedAccessException or PlatformNotSupportedException or InvalidOperationException)
-        {
-            Console.Error.WriteLine($"{verb}: error: {e.Message}");
-            Explain(e);
-            return ExitCodes.Failed;
-        }
         catch (Exception e)
         {
-            // A failure IpcBench did not foresee: still one line, and the stack trace on request.
-            Console.Error.WriteLine($"{verb}: unexpected error: {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")}"
-                + (verbose ? "" : " (--verbose prints where; please report it)"));
-            Explain(e);
-            return ExitCodes.Failed;
+            return Report(e, verb, parsed.GetValue(Verbose));
         }
+    }
+
+    /// <summary>An error as one line on stderr (where it came from too, with --verbose), and the exit code it means.</summary>
+    private static int Report(Exception e, string verb, bool verbose)
+    {
+        var (line, exit, traced) = e switch
+        {
+            UsageException => ($"{e.Message} (see '{verb} --help')", ExitCodes.Usage, false),
+            UnusableAddressException => (e.Message, ExitCodes.Usage, false),
+            UnsupportedException => (e.Message, ExitCodes.Unsupported, false),
+            // System.CommandLine cancels the action's token on SIGINT and SIGTERM; what it started is disposed by now.
+            OperationCanceledException => ("interrupted; nothing was written", ExitCodes.Interrupted, false),
+            TransportException or ReplyMismatchException or ArgumentException or IOException or UnauthorizedAccessException
+                or PlatformNotSupportedException or InvalidOperationException => ($"error: {e.Message}", ExitCodes.Failed, true),
+            // A failure IpcBench did not foresee: still one line, and the stack trace on request.
+            _ => ($"unexpected error: {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")}"
+                + (verbose ? "" : " (--verbose prints where; please report it)"), ExitCodes.Failed, true),
+        };
+        Console.Error.WriteLine($"{verb}: {line}");
+        if (traced && verbose)
+        {
+            Console.Error.WriteLine(e);
+        }
+        return exit;
     }
 }

@@ -53,19 +53,7 @@ public static class SummaryMarkdown
             {
                 sections.Add(isolation);
             }
-            var cost = new Table("transport", "size", "client CPU us", "server CPU us", "allocated B", "requests", "errors");
-            foreach (var row in layout.Rows)
-            {
-                foreach (int size in layout.Sizes)
-                {
-                    if (layout.Case(row, size) is { } c)
-                    {
-                        cost.Add(row.Label, Units.Size(size), Units.Cpu(c.ClientCpuUsPerOp), Units.Cpu(c.ServerCpuUsPerOp),
-                            Units.Bytes(c.AllocatedBytesPerOp), Units.Count(c.Count), Units.Count(c.Errors));
-                    }
-                }
-            }
-            sections.Add(new ReportSection("Cost per request", [], cost));
+            sections.Add(new ReportSection("Cost per request", [], CostTable(layout)));
         }
         if (RunDigest.Of(run, CaseKind.ColdStart) is { Count: > 0 } cold)
         {
@@ -80,6 +68,24 @@ public static class SummaryMarkdown
             + (s.Size is int size ? $" at {Units.Size(size)}" : "") + $": {s.Reason.ReplaceLineEndings(" ")}").ToList();
         sections.Add(skipped.Count == 0 ? new ReportSection("Skipped", [], After: ["No case was skipped."]) : new ReportSection("Skipped", skipped));
         return sections;
+    }
+
+    /// <summary>Each case's CPU time and allocation per request, beside how many requests and errors they come from.</summary>
+    private static Table CostTable(RunLayout layout)
+    {
+        var cost = new Table("transport", "size", "client CPU us", "server CPU us", "allocated B", "requests", "errors");
+        foreach (var row in layout.Rows)
+        {
+            foreach (int size in layout.Sizes)
+            {
+                if (layout.Case(row, size) is { } c)
+                {
+                    cost.Add(row.Label, Units.Size(size), Units.Cpu(c.ClientCpuUsPerOp), Units.Cpu(c.ServerCpuUsPerOp),
+                        Units.Bytes(c.AllocatedBytesPerOp), Units.Count(c.Count), Units.Count(c.Errors));
+                }
+            }
+        }
+        return cost;
     }
 
     /// <summary>"AMD EPYC, 2 logical CPUs; Debian GNU/Linux 12 (bookworm), kernel 6.1.0; .NET 10.0.12; clocksource tsc".</summary>
