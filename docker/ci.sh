@@ -35,6 +35,7 @@ run=""
 stop_pair() { # each may find nothing to remove
   docker rm -f ipcbench-ci-server ipcbench-ci-client >/dev/null 2>&1 || true
   docker network rm ipcbench-ci-stop >/dev/null 2>&1 || true
+  (cd docker && docker-compose -p ipcbench-ci-default down -v --remove-orphans >/dev/null 2>&1) || true
 }
 # A run.sh stopped by the trap removes its pairs and engine first: two minutes for that.
 trap '[ -z "$run" ] || { stop_owned "$run" docker/run.sh 120; wait "$run" || true; }; [ -z "$engine_pid" ] || stop_pair; engine_stop; rm -rf "$out"' EXIT
@@ -93,6 +94,14 @@ engine_start "$out/engine"
 echo "== one container, both roles: ping starts its server inside the image (no dotnet there)"
 docker run --rm --network none ipcbench ping --transport uds --count 300 --warmup 30 --no-results \
   || fail "ping in one container (its own server) failed"
+echo "== docker compose up in docker/: the default pair, tcp over a bridge, with the image there is"
+(cd docker && IPCBENCH_COUNT=300 IPCBENCH_WARMUP=30 IPCBENCH_RESULTS_DIR="$out/compose" timeout 5m docker-compose -p ipcbench-ci-default \
+  up --abort-on-container-exit --exit-code-from bridge-client >"$out/compose.log" 2>&1) \
+  || { tail -n 20 "$out/compose.log" >&2; fail "docker compose up (the default pair) failed"; }
+stop_pair
+python3 -c 'import glob, json, sys; runs = [json.load(open(f)) for f in glob.glob(sys.argv[1] + "/*/results.json")]
+sys.exit(not (len(runs) == 1 and [c["transport"] for c in runs[0]["cases"]] == ["tcp"]))' "$out/compose" \
+  || fail "the default pair wrote no run folder of one tcp case: $(ls -R "$out/compose")"
 IPCBENCH_ISOLATIONS=docker-bridge IPCBENCH_SIZES=100KB IPCBENCH_COUNT=10000000 IPCBENCH_RESULTS="$out/killed" docker/run.sh tcp >"$out/killed.log" 2>&1 &
 run=$!
 for _ in $(seq 240); do [ -n "$(docker ps -q --filter name=ipcbench-run-$run)" ] && break; sleep 0.5; done
