@@ -27,13 +27,18 @@ public class DockerFilesTests
     private static YamlMappingNode Services(YamlMappingNode compose) => (YamlMappingNode)compose["services"];
 
     [Fact]
-    public void Every_compose_profile_pairs_a_server_and_a_client_on_link_local_networks_only()
+    public void Every_compose_pair_is_a_server_and_a_client_on_link_local_networks_only()
     {
         var compose = Load("compose.yaml");
         var services = Services(compose);
         var profiles = services.Children.Values.SelectMany(s => Items(Get(s, "profiles"))).Distinct().ToList();
-        Assert.Equal(["bridge", "shared-netns", "volume", "shared-ipc", "broker"], profiles);
-        foreach (string profile in profiles)
+        Assert.Equal(["shared-netns", "volume", "shared-ipc", "broker"], profiles);
+        // Plain `docker compose up` starts the default pair, tcp over a bridge, and nothing else; building its image
+        // from the repository's Dockerfile when it is missing.
+        var unprofiled = services.Children.Where(s => !Items(Get(s.Value, "profiles")).Any()).Select(s => Text(s.Key)).ToList();
+        Assert.Equal(["bridge-server", "bridge-client"], unprofiled);
+        Assert.Equal("docker/Dockerfile", Text(Get(services, "bridge-server", "build", "dockerfile")));
+        foreach (string profile in profiles.Prepend("bridge"))
         {
             Assert.True(services.Children.ContainsKey(new YamlScalarNode($"{profile}-server")), $"{profile} has no server");
             var client = Get(services, $"{profile}-client");
