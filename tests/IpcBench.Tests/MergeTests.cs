@@ -46,6 +46,19 @@ public class MergeTests
     }
 
     [Fact]
+    public void A_case_a_plan_skipped_in_an_isolation_reads_not_supported_at_its_size_with_the_reason()
+    {
+        var sandbox = RunFixtures.With("sandbox", RunFixtures.Case("uds", "io=sync&isolation=sandbox", 1, 30, 60, 30_000, null, 0).WithPlacement("same-core")) with
+        {
+            Skipped = [new SkippedCase("tcp", "io=sync&isolation=sandbox", 1, "tcp is not supported in isolation sandbox here: why")],
+        };
+        string summary = SummaryMarkdown.Render(Merge(new MergeSource(Ping("bare", "io=sync", 10, 20), null), new MergeSource(sandbox, null)));
+        Assert.Contains("| tcp | 1 B | 10.0 / 20.0 | not supported |", summary);
+        Assert.Contains("| uds | 1 B | - | 30.0 / 60.0 |", summary);
+        Assert.Contains("Not supported: tcp in sandbox: tcp is not supported in isolation sandbox here: why", summary);
+    }
+
+    [Fact]
     public void Runs_placed_differently_are_refused()
     {
         var e = Assert.Throws<ArgumentException>(() => Merge(

@@ -21,8 +21,9 @@ public static class IsolationTable
         {
             return null;
         }
-        var notSupported = run.Skipped.Where(s => s.Size is null)
-            .ToDictionary(s => (s.Transport, s.Isolation ?? Bare), s => s.Reason);
+        // Refusals at every size (merge --skipped) and at one (a plan's or a ping's skipped case), by where they were refused.
+        var refused = run.Skipped.ToLookup(s => (s.Transport, s.Isolation ?? Bare));
+        var notSupported = refused.ToDictionary(r => r.Key, r => r.First().Reason);
         string common = CaseOptions.Common(cases.Select(c => c.Others));
 
         var table = new Table(["transport", "size", .. isolations.Select(i => i == Bare ? "bare" : i)]);
@@ -33,7 +34,7 @@ public static class IsolationTable
             {
                 if (group.FirstOrDefault(c => c.Isolation == isolation).Case is not { } c)
                 {
-                    return notSupported.ContainsKey((group.Key.Transport, isolation)) ? "not supported" : Units.Missing;
+                    return refused[(group.Key.Transport, isolation)].Any(s => s.Size is null || s.Size == group.Key.Size) ? "not supported" : Units.Missing;
                 }
                 string figures = $"{Units.Us(c.LatencyUs.P50)} / {Units.Us(c.LatencyUs.P99)}";
                 return bare is null || isolation == Bare ? figures
