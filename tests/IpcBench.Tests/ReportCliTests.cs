@@ -75,6 +75,6 @@ public sealed class ReportCliTests : IDisposable
         Assert.True(exit == 1, $"exit {exit}: {stderr}");
         Assert.Contains("| tcp | 1 B |", stdout);
         Assert.Contains("**slower**", stdout);
-        Assert.Contains("1 slower, 0 faster, 0 same.", stdout);
+        Assert.Contains("1 slower, 0 faster, 0 same, 0 cannot tell.", stdout);
     }
 }

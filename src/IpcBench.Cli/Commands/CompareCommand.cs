@@ -27,17 +27,19 @@ internal static class CompareCommand
         };
         var json = new Option<string?>("--json")
         {
-            Description = "also write each common case's key, verdict, p50 change and p-value to FILE as JSON, for scripts (docs/cli.md)",
+            Description = "also write each common case's key, verdict, p50 change, p-value and interval to FILE as JSON, for scripts (docs/cli.md)",
             HelpName = "FILE",
         };
         var command = new Command("compare", """
             Compares two runs case by case (a case: transport, options, payload size and placement) and prints a markdown table: p50
-            and p99 of both runs and their change, the change in requests/s, the p-value, and a verdict. A case is "slower"
-            only when BOTH hold: its p50 grew by more than the threshold, and a two-sided Mann-Whitney U test on the two
-            runs' per-request latency samples gives p < 0.01. "faster" is the same the other way; anything else is "same".
-            Cases in only one run are listed as added or removed and fail nothing. A folder of run folders is read as one
-            run whose rounds are pooled: each figure its fastest round's, the samples all of theirs (an A/B gate's
-            interleaved rounds: benchmarks/ab.sh).
+            and p99 of both runs and their change, the change in requests/s, the p-value, and a verdict. A folder of run
+            folders (a plan's --rounds, benchmarks/ab.sh's rounds) is read as one run with a process launch per round, and a
+            case with several launches on both sides is judged on them, since what varies from run to run is the process:
+            the 95% interval of the ratio of their p50s (Hodges-Lehmann, distribution-free) wholly above 1 + threshold is
+            "slower", wholly below 1 - threshold "faster", wholly within both "same", and anything else "cannot tell" (more
+            launches would). A case of one launch on a side is judged on its requests: "slower" when its p50 grew by more
+            than the threshold and a two-sided Mann-Whitney U test on the per-request samples gives p < 0.01, a test that
+            cannot see how launches vary. Cases in only one run are listed as added or removed and fail nothing.
 
             Runs that differ in placement, isolation, machine (CPU model, logical CPUs), runtime, or an option every case
             of a transport ran with (io=sync against io=async) are not comparable: compare names the differences and
@@ -45,9 +47,10 @@ internal static class CompareCommand
             the machine's wake-ups, one on one CPU does not).
 
             --json FILE also writes the verdicts for a script to read: one record per case in both runs, with
-            its key (transport, options, size, placement), its verdict (same, slower, faster), its p50 change and p-value.
+            its key (transport, options, size, placement), its verdict (same, slower, faster, cannot-tell), its p50 change,
+            p-value, launches a side and the p50 ratio's interval.
 
-            Exit codes: 0 no case is slower; 1 at least one case is slower; 2 not comparable, bad options, a missing or
+            Exit codes: 0 no case is slower ("cannot tell" included); 1 at least one case is slower; 2 not comparable, bad options, a missing or
             malformed results file, a schema version this ipcbench does not read, or no case in common (no FILE written).
             """) { baseline, current, threshold, allowDifferent, json };
         command.SetAction(parsed => Run(parsed.GetValue(baseline)!, parsed.GetValue(current)!, parsed.GetValue(threshold),

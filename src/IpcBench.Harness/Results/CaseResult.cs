@@ -71,6 +71,17 @@ public sealed record CaseResult
 
     /// <summary>A uniform random subsample (fixed seed) of up to 2,000 per-request latencies, for statistical tests.</summary>
     public required IReadOnlyList<double> SamplesUs { get; init; }
+
+    /// <summary>
+    /// The p50 of each process launch these figures stand for, when rounds were read as one run (compare's pooling); null
+    /// for the figures of one launch, whose p50 is <see cref="LatencyFigures.P50"/>. Never written: each round's file has its own.
+    /// </summary>
+    [JsonIgnore]
+    public IReadOnlyList<double>? LaunchP50sUs { get; init; }
+
+    /// <summary>The p50 of every launch these figures stand for: one, or the pooled rounds'.</summary>
+    [JsonIgnore]
+    public IReadOnlyList<double> Launches => LaunchP50sUs ?? [LatencyUs.P50];
 }
 
 /// <summary>Per-request round-trip latency in microseconds; percentiles are nearest-rank over requests.</summary>

@@ -15,7 +15,8 @@ public static class ComparisonMarkdown
         md.Append($"- baseline: {Describe(cmp.Baseline)}\n");
         md.Append($"- current: {Describe(cmp.Current)}\n\n");
         md.Append(string.Create(CultureInfo.InvariantCulture,
-            $"A case is slower (or faster) when its p50 moved by more than {cmp.Threshold * 100:0.#}% and a Mann-Whitney U test on the per-request samples gives p < {cmp.Alpha:0.###}.\n"));
+            $"A case of several launches a side is judged on its launches' p50s: slower (or faster) when the {LaunchRatio.DefaultConfidence:0%} interval of their ratio lies wholly beyond {cmp.Threshold * 100:0.#}%, same when wholly within, and otherwise \"cannot tell\" with these launches. "
+            + $"A case of one launch on a side is slower (or faster) when its p50 moved by more than {cmp.Threshold * 100:0.#}% and a Mann-Whitney U test on the per-request samples gives p < {cmp.Alpha:0.###}, a test that cannot see how launches vary.\n"));
         string common = CaseOptions.Common(cmp.Cases.Select(c => c.Current.Options).Concat(cmp.Cases.Select(c => c.Baseline.Options)));
         if (common.Length > 0)
         {
@@ -23,13 +24,13 @@ public static class ComparisonMarkdown
         }
         md.Append('\n');
 
-        var table = new Table("case", "size", "p50 base us", "p50 now us", "p50 change", "p99 base us", "p99 now us", "p99 change",
-            "req/s change", "p-value", "verdict") { TextColumns = [10] };
+        var table = new Table("case", "size", "p50 base us", "p50 now us", "p50 change", "p50 ratio, 95% interval", "launches", "p99 base us",
+            "p99 now us", "p99 change", "req/s change", "p-value", "verdict") { TextColumns = [5, 12] };
         foreach (var c in cmp.Cases)
         {
             table.Add(CaseOptions.Label(c.Current.Transport, CaseOptions.Normalize(c.Current.Options), common), Units.Size(c.Current.Size),
-                Units.Us(c.Baseline.LatencyUs.P50), Units.Us(c.Current.LatencyUs.P50), Units.Change(c.P50Change),
-                Units.Us(c.Baseline.LatencyUs.P99), Units.Us(c.Current.LatencyUs.P99), Units.Change(c.P99Change),
+                Units.Us(c.Baseline.LatencyUs.P50), Units.Us(c.Current.LatencyUs.P50), Units.Change(c.P50Change), Interval(c.P50Ratio),
+                $"{c.Baseline.Launches.Count}+{c.Current.Launches.Count}", Units.Us(c.Baseline.LatencyUs.P99), Units.Us(c.Current.LatencyUs.P99), Units.Change(c.P99Change),
                 Units.Change(c.RequestsPerSecondChange), Units.PValue(c.PValue), Word(c.Verdict));
         }
         table.WriteTo(md);
@@ -56,9 +57,8 @@ public static class ComparisonMarkdown
             md.Append('\n');
         }
 
-        int slower = cmp.Cases.Count(c => c.Verdict == Verdict.Slower);
-        int faster = cmp.Cases.Count(c => c.Verdict == Verdict.Faster);
-        md.Append($"{slower} slower, {faster} faster, {cmp.Cases.Count - slower - faster} same");
+        int Counted(Verdict verdict) => cmp.Cases.Count(c => c.Verdict == verdict);
+        md.Append($"{Counted(Verdict.Slower)} slower, {Counted(Verdict.Faster)} faster, {Counted(Verdict.Same)} same, {Counted(Verdict.CannotTell)} cannot tell");
         md.Append(cmp.Added.Count + cmp.Removed.Count > 0 ? $"; {cmp.Added.Count} added, {cmp.Removed.Count} removed.\n" : ".\n");
         return md.ToString();
     }
@@ -72,7 +72,16 @@ public static class ComparisonMarkdown
     {
         Verdict.Slower => "**slower**",
         Verdict.Faster => "**faster**",
+        Verdict.CannotTell => "cannot tell",
         _ => "same",
+    };
+
+    /// <summary>"1.03 (0.91-1.18)"; "-" judged by requests; "(too few launches)" when no interval exists.</summary>
+    private static string Interval(RatioInterval? ratio) => ratio switch
+    {
+        null => "-",
+        { Bounded: false } => string.Create(CultureInfo.InvariantCulture, $"{ratio.Estimate:0.00} (too few launches)"),
+        _ => string.Create(CultureInfo.InvariantCulture, $"{ratio.Estimate:0.00} ({ratio.Low:0.00}-{ratio.High:0.00})"),
     };
 
     private static string Name(CaseResult c) =>

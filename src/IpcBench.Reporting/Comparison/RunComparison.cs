@@ -7,15 +7,20 @@ public enum Verdict
     Same,
     Faster,
     Slower,
+
+    /// <summary>The interval of the p50 ratio spans the threshold: more launches would tell.</summary>
+    CannotTell,
 }
 
 /// <summary>One case measured in both runs.</summary>
-/// <param name="P50Change">(current - baseline) / baseline of the median; positive is slower.</param>
+/// <param name="P50Change">(current - baseline) / baseline of the median (by launches, the ratio's estimate minus 1); positive is slower.</param>
 /// <param name="P99Change">The same for p99.</param>
 /// <param name="RequestsPerSecondChange">The same for requests/s; positive is faster.</param>
-/// <param name="PValue">Two-sided Mann-Whitney U p-value of the two runs' per-request samples.</param>
+/// <param name="PValue">Two-sided Mann-Whitney U p-value: of the launches' p50s when both sides have several, else of the per-request samples.</param>
+/// <param name="P50Ratio">The launches' p50 ratio and its interval, when both sides have two launches or more; null: judged by requests.</param>
 public sealed record CaseComparison(
-    CaseResult Baseline, CaseResult Current, double P50Change, double P99Change, double RequestsPerSecondChange, double PValue, Verdict Verdict);
+    CaseResult Baseline, CaseResult Current, double P50Change, double P99Change, double RequestsPerSecondChange, double PValue,
+    RatioInterval? P50Ratio, Verdict Verdict);
 
 /// <summary>No comparison can be made: the runs share no case.</summary>
 public sealed class IncomparableRunsException(string message) : Exception(message);
@@ -29,10 +34,13 @@ public sealed class NotComparableException(IReadOnlyList<Difference> differences
 
 /// <summary>
 /// Two runs, case by case, matched on their full identity: transport, options (the load's and scenario's among them),
-/// size and placement; refused when the runs differ in a setting that moves every figure, unless that difference is allowed. A case is slower only when
-/// both hold: its median got worse by more than the threshold, and a Mann-Whitney U test on the
-/// two runs' per-request samples says the difference is no accident (p &lt; alpha). The first
-/// alone flags noise on a busy machine; the second alone flags differences too small to matter.
+/// size and placement; refused when the runs differ in a setting that moves every figure, unless that difference is allowed.
+/// <para>A case with several launches a side (rounds) is judged on its launches, the unit that varies: the 95% interval
+/// of the ratio of their p50s (<see cref="LaunchRatio"/>) wholly above 1 + threshold is slower, wholly below 1 - threshold
+/// faster, wholly within both same, and anything else "cannot tell" with these launches.</para>
+/// <para>A case of one launch on a side has only its requests: slower when its median got worse by more than the threshold
+/// and a Mann-Whitney U test on the two runs' per-request samples gives p &lt; alpha. That test cannot see how launches
+/// vary, so two launches of one build can differ "significantly"; the report says which cases were judged so.</para>
 /// </summary>
 public sealed record RunComparison(
     RunResults Baseline, RunResults Current, double Threshold, double Alpha,
@@ -73,15 +81,27 @@ public sealed record RunComparison(
 
     private static CaseComparison Case(CaseResult b, CaseResult c, double threshold, double alpha)
     {
+        double p99 = Change(b.LatencyUs.P99, c.LatencyUs.P99);
+        double requestsPerSecond = Change(b.RequestsPerSecond, c.RequestsPerSecond);
+        if (b.Launches.Count >= 2 && c.Launches.Count >= 2 && LaunchRatio.Of(b.Launches, c.Launches) is { } ratio)
+        {
+            return new CaseComparison(b, c, ratio.Estimate - 1, p99, requestsPerSecond, RankTest.PValue(b.Launches, c.Launches), ratio,
+                ByInterval(ratio, threshold));
+        }
         double p50 = Change(b.LatencyUs.P50, c.LatencyUs.P50);
         double p = RankTest.PValue(b.SamplesUs, c.SamplesUs);
         var verdict = p >= alpha ? Verdict.Same
             : p50 > threshold ? Verdict.Slower
             : p50 < -threshold ? Verdict.Faster
             : Verdict.Same;
-        return new CaseComparison(b, c, p50, Change(b.LatencyUs.P99, c.LatencyUs.P99),
-            Change(b.RequestsPerSecond, c.RequestsPerSecond), p, verdict);
+        return new CaseComparison(b, c, p50, p99, requestsPerSecond, p, null, verdict);
     }
+
+    private static Verdict ByInterval(RatioInterval ratio, double threshold) =>
+        ratio.Low > 1 + threshold ? Verdict.Slower
+        : ratio.High < 1 - threshold ? Verdict.Faster
+        : ratio.Low >= 1 - threshold && ratio.High <= 1 + threshold ? Verdict.Same
+        : Verdict.CannotTell;
 
     private static double Change(double baseline, double current) =>
         baseline > 0 ? (current - baseline) / baseline : current == baseline ? 0 : double.PositiveInfinity;

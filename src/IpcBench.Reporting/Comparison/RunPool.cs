@@ -3,11 +3,11 @@ using IpcBench.Reporting.Collecting;
 namespace IpcBench.Reporting.Comparison;
 
 /// <summary>
-/// Rounds of the same cases (an A/B gate's, benchmarks/ab.sh) read as one run: each case's figures those of its fastest
-/// round, its samples every round's, interleaved. On a shared machine noise only ever adds time (a neighbour, a process
-/// that started in a slower mode), so the fastest round is the most repeatable figure of what the code costs, and a
-/// regression adds to every round, the fastest too; compare's rank test still sees every round. What this misses: a
-/// change that only makes slow rounds more frequent. Rounds measured apart (another placement, machine, runtime) are refused.
+/// Rounds of the same cases (a plan's with --rounds, an A/B gate's, benchmarks/ab.sh) read as one run: each case's
+/// figures those of its median round, its requests, errors and samples every round's, and each round's p50 kept
+/// (<see cref="CaseResult.LaunchP50sUs"/>): what varies from round to round is the process, so compare judges the
+/// rounds (<see cref="LaunchRatio"/>), not the pooled requests. Rounds measured apart (another placement, machine,
+/// runtime) are refused.
 /// </summary>
 public static class RunPool
 {
@@ -54,11 +54,12 @@ public static class RunPool
     private static double[] Interleaved(IReadOnlyList<IReadOnlyList<double>> rounds) =>
         [.. Enumerable.Range(0, rounds.Max(r => r.Count)).SelectMany(i => rounds.Where(r => i < r.Count).Select(r => r[i]))];
 
-    /// <summary>The fastest round (lowest p50) with every round's requests, errors and samples.</summary>
-    private static CaseResult Pooled(IReadOnlyList<CaseResult> rounds) => rounds.MinBy(c => c.LatencyUs.P50)! with
+    /// <summary>The median round (by p50; of an even count, the lower middle) with every round's requests, errors, samples and p50s.</summary>
+    private static CaseResult Pooled(IReadOnlyList<CaseResult> rounds) => rounds.OrderBy(c => c.LatencyUs.P50).ElementAt((rounds.Count - 1) / 2) with
     {
         Count = rounds.Sum(c => c.Count),
         Errors = rounds.Sum(c => c.Errors),
         SamplesUs = Interleaved([.. rounds.Select(c => c.SamplesUs)]),
+        LaunchP50sUs = [.. rounds.SelectMany(c => c.Launches)],
     };
 }

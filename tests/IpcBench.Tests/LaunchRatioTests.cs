@@ -1,0 +1,107 @@
+using IpcBench.Reporting.Comparison;
+
+namespace IpcBench.Tests;
+
+/// <summary>The launch-level ratio and its interval against what is known by hand and by counting.</summary>
+public class LaunchRatioTests
+{
+    [Fact]
+    public void Four_launches_a_side_give_the_widest_interval_the_extremes_at_97_percent()
+    {
+        // n = m = 4: P(U = 0) = 1/70 <= 2.5%, P(U <= 1) = 2/70 is not; k = 1: the smallest and largest of the 16 ratios.
+        var r = LaunchRatio.Of([10, 11, 12, 13], [20, 21, 22, 23])!;
+        Assert.Equal(20.0 / 13, r.Low, 9);
+        Assert.Equal(23.0 / 10, r.High, 9);
+        Assert.Equal(1 - 2.0 / 70, r.Confidence, 9);
+    }
+
+    [Fact]
+    public void Six_launches_a_side_take_the_sixth_ratio_from_each_end()
+    {
+        // n = m = 6: U's counts from 0 are 1, 1, 2, 3, 5, 7 (19 of C(12,6) = 924 orderings <= 2.5%) and then 9: k = 6.
+        double[] a = [10, 10.5, 11, 11.5, 12, 12.5];
+        double[] b = [9, 10, 11, 12, 13, 14];
+        double[] ratios = [.. b.SelectMany(y => a.Select(x => y / x)).Order()];
+        var r = LaunchRatio.Of(a, b)!;
+        Assert.Equal(ratios[5], r.Low, 9);
+        Assert.Equal(ratios[^6], r.High, 9);
+        Assert.Equal(1 - 2 * 19.0 / 924, r.Confidence, 9);
+    }
+
+    [Theory]
+    [InlineData(1, 1)]
+    [InlineData(2, 5)]
+    [InlineData(3, 7)]
+    [InlineData(5, 5)]
+    [InlineData(7, 4)]
+    public void The_rank_behind_the_interval_is_the_one_counting_every_ordering_gives(int n, int m)
+    {
+        // Every way to place n baseline launches among n + m, each U counted: the null distribution by brute force.
+        var counts = new long[n * m + 1];
+        foreach (int mask in Enumerable.Range(0, 1 << (n + m)).Where(mask => System.Numerics.BitOperations.PopCount((uint)mask) == n))
+        {
+            int u = 0, currentBelow = 0;
+            for (int bit = 0; bit < n + m; bit++)
+            {
+                if ((mask & (1 << bit)) != 0) { u += currentBelow; } else { currentBelow++; }
+            }
+            counts[u]++;
+        }
+        double total = counts.Sum();
+        int k = 0;
+        double tail = 0;
+        while (tail + counts[k] / total <= 0.025) { tail += counts[k++] / total; }
+
+        double[] a = [.. Enumerable.Range(0, n).Select(i => 10.0 + i)];
+        double[] b = [.. Enumerable.Range(0, m).Select(j => 10.3 + 1.7 * j)];
+        var r = LaunchRatio.Of(a, b)!;
+        double[] ratios = [.. b.SelectMany(y => a.Select(x => y / x)).Order()];
+        if (k == 0)
+        {
+            Assert.False(r.Bounded);
+        }
+        else
+        {
+            Assert.Equal(ratios[k - 1], r.Low, 9);
+            Assert.Equal(ratios[^k], r.High, 9);
+            Assert.Equal(1 - 2 * tail, r.Confidence, 9);
+        }
+    }
+
+    [Fact]
+    public void A_side_of_three_launches_has_no_interval_and_four_is_the_fewest_that_does()
+    {
+        Assert.False(LaunchRatio.Of([10, 11, 12], [20, 21, 22])!.Bounded);
+        Assert.Equal(4, LaunchRatio.FewestLaunches());
+    }
+
+    [Fact]
+    public void The_estimate_is_the_factor_between_two_sides_alike_but_for_it()
+    {
+        double[] a = [19.7, 25.2, 26.3, 28.5, 22.0, 24.1];
+        var r = LaunchRatio.Of(a, [.. a.Select(x => x * 1.3)])!;
+        Assert.Equal(1.3, r.Estimate, 9);
+        Assert.InRange(1.3, r.Low, r.High);
+        Assert.Equal(1, LaunchRatio.Of(a, a)!.Estimate, 9);
+    }
+
+    [Fact]
+    public void A_thousand_launches_a_side_still_give_an_interval_around_the_factor()
+    {
+        var random = new Random(5);
+        double[] a = [.. Enumerable.Range(0, 1000).Select(_ => 20 + 5 * random.NextDouble())];
+        double[] b = [.. Enumerable.Range(0, 1000).Select(_ => 1.2 * (20 + 5 * random.NextDouble()))];
+        var r = LaunchRatio.Of(a, b)!;
+        Assert.True(r.Bounded);
+        Assert.InRange(r.Low, 1.15, 1.2);
+        Assert.InRange(r.High, 1.2, 1.25);
+    }
+
+    [Fact]
+    public void A_p50_that_is_not_above_0_gives_no_ratio()
+    {
+        Assert.Null(LaunchRatio.Of([0, 1, 2, 3], [1, 2, 3, 4]));
+        Assert.Null(LaunchRatio.Of([], [1, 2, 3, 4]));
+        Assert.Null(LaunchRatio.Of([1, 2, double.NaN, 3], [1, 2, 3, 4]));
+    }
+}
