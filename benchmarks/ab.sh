@@ -1,34 +1,38 @@
 #!/usr/bin/env bash
 # An A/B regression gate that compares like with like: builds two revisions of ipcbench, measures their cases
-# interleaved on this machine in this job (rounds A B, B A, A B ..., so that a drift of the machine falls on both
-# sides), and decides with 'ipcbench compare' over the pooled rounds: a case is slower when its p50 (its fastest
-# round's) grew by more than the threshold AND a Mann-Whitney U test on the rounds' per-request samples gives p < 0.01.
-# A baseline measured on another machine, or on this one another day, is never part of it.
+# interleaved on this machine in this job (rounds A B, B A, A B ..., a process launch each, so that a drift of the
+# machine falls on both sides), and decides with 'ipcbench compare' over the rounds, the launch being the unit: a case
+# is slower when the 95% interval of its launches' p50 ratio, B over A, lies wholly above 1 + threshold, and "cannot
+# tell" while the interval spans the threshold. Cases it cannot tell get more rounds, up to --max-rounds (a sequential
+# design). A baseline measured on another machine, or on this one another day, is never part of it.
 #
 # Usage: benchmarks/ab.sh [options] BASE HEAD        (BASE and HEAD: git revisions; one revision twice is built once)
-#   --transports LIST       tcp (uds lands on a fast or a slow p50 per process here: it needs more rounds than
-#                           tcp, and even 4 were not enough once; see docs/ci-gate.md)
+#   --transports LIST       tcp (each transport's launches vary by 10-20% here: see docs/ci-gate.md for what a
+#                           verdict costs in rounds)
 #   --sizes LIST            1 (request sizes, as ping's --size takes them)
-#   --rounds N              6: each side runs N pings of each transport and size
-#   --count N               20000 requests a ping
+#   --rounds N              6: each side runs at least N pings of each transport and size (4 is the fewest with an interval)
+#   --max-rounds M          12: a case that compare cannot tell yet gets another round, up to M
+#   --count N               5000 requests a ping (a launch's p50 moves little past that; what varies is the launch)
 #   --threshold PCT         10%
 #   --placement P           same-core: client and server take turns on one CPU, so no figure moves with how the
 #                           machine idles (see docs/placement.md); none and cross-core pay its wake-ups
 #   --inject-slowdown PCT   test-only: HEAD's servers busy-wait PCT of BASE's first p50 before each reply
 #                           (IPCBENCH_TEST_SERVER_DELAY_US), a regression on purpose that the gate must catch
 #   --builds DIR            keep the builds in DIR and reuse them (by commit) in later runs
-#   --keep DIR              keep the rounds' run folders (A/, B/) and compare.md in DIR, a new or empty folder
-# Exit codes: 0 no case slower; 1 a case slower (compare's table says which); 2 bad usage, a failed build or ping.
+#   --keep DIR              keep the rounds' run folders (A/, B/), compare.md and verdicts.json in DIR, a new or empty folder
+# Exit codes: 0 no case slower ("cannot tell" included: compare's table says which); 1 a case slower; 2 bad usage,
+# a failed build or ping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-transports=tcp sizes=1 rounds=6 count=20000 threshold=10% placement=same-core slowdown="" builds="" keep=""
-usage() { sed -n '8,21p' "$0" >&2; exit 2; }
+transports=tcp sizes=1 rounds=6 max_rounds=12 count=5000 threshold=10% placement=same-core slowdown="" builds="" keep=""
+usage() { sed -n '9,24p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --transports) transports=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --max-rounds) max_rounds=$2; shift 2 ;;
     --count) count=$2; shift 2 ;;
     --threshold) threshold=$2; shift 2 ;;
     --placement) placement=$2; shift 2 ;;
@@ -42,6 +46,8 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 2 ] || usage
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ab.sh: --rounds must be a whole number above 0, not '$rounds'" >&2; exit 2; }
+[[ "$max_rounds" =~ ^[1-9][0-9]*$ ]] && [ "$max_rounds" -ge "$rounds" ] \
+  || { echo "ab.sh: --max-rounds must be a whole number no less than --rounds ($rounds), not '$max_rounds'" >&2; exit 2; }
 [ -z "$slowdown" ] || [[ "$slowdown" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "ab.sh: --inject-slowdown must be a percentage such as 20%" >&2; exit 2; }
 [ -z "$keep" ] || [ -z "$(ls -A "$keep" 2>/dev/null)" ] || { echo "ab.sh: --keep $keep is not empty: name a new or empty folder" >&2; exit 2; }
 
@@ -92,31 +98,57 @@ ping() {
   python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cases"][0]["latency_us"]["p50"])' "$out/ping.json"
 }
 
+# judge: compare's verdicts of the rounds so far (runs/verdicts.json, compare.md); prints the cases of $cases it cannot tell yet.
+judge() {
+  local status=0
+  "$head_bin/ipcbench" compare "$runs/A" "$runs/B" --threshold "$threshold" --json "$runs/verdicts.json" >"$runs/compare.md" \
+    2>"$work/compare.err" || status=$?
+  [ "$status" -le 1 ] || { cat "$work/compare.err" >&2; echo "ab.sh: compare of the rounds failed (exit $status)" >&2; exit 2; }
+  python3 - "$runs/verdicts.json" $cases <<'PY'
+import json, re, sys
+units = {"": 1, "B": 1, "K": 1024, "KB": 1024, "M": 1 << 20, "MB": 1 << 20}
+def size(text):  # as ping's --size reads it: 100, 1KB, 1K, 1MB
+    number, unit = re.fullmatch(r"([0-9.]+)\s*([A-Za-z]*)", text).groups()
+    return int(float(number) * units[unit.upper()])
+unclear = {(c["key"]["transport"], c["key"]["size"]) for c in json.load(open(sys.argv[1]))["cases"] if c["verdict"] == "cannot-tell"}
+print(" ".join(case for case in sys.argv[2:] if (case.split(":")[0], size(case.split(":")[1])) in unclear))
+PY
+}
+
 declare -A delay
-echo "== $rounds rounds of $transports at $sizes B, $count requests each, placement $placement: A = $1, B = $2${slowdown:+, B slowed by $slowdown% (test-only)}"
-for round in $(seq 1 "$rounds"); do
-  for transport in ${transports//,/ }; do
-    for size in ${sizes//,/ }; do
-      order="A B"; [ $((round % 2)) -eq 1 ] || order="B A"
-      line="  round $round $transport $size B:"
-      for side in $order; do
-        if [ "$side" = A ]; then
-          p50=$(ping A "$base_bin" "$transport" "$size" "$round")
-          if [ -n "$slowdown" ] && [ -z "${delay[$transport-$size]:-}" ]; then
-            delay[$transport-$size]=$(awk -v p="$p50" -v s="$slowdown" 'BEGIN { printf "%.3f", p * s / 100 }')
-          fi
-        else
-          p50=$(ping B "$head_bin" "$transport" "$size" "$round" ${slowdown:+IPCBENCH_TEST_SERVER_DELAY_US=${delay[$transport-$size]}})
+echo "== $rounds to $max_rounds rounds of $transports at $sizes B, $count requests each, placement $placement: A = $1, B = $2${slowdown:+, B slowed by $slowdown% (test-only)}"
+cases=$(for transport in ${transports//,/ }; do for size in ${sizes//,/ }; do echo -n "$transport:$size "; done; done)
+pending=$cases
+round=0
+while [ -n "${pending// /}" ]; do
+  round=$((round + 1))
+  for case in $pending; do
+    transport=${case%%:*} size=${case#*:}
+    order="A B"; [ $((round % 2)) -eq 1 ] || order="B A"
+    line="  round $round $transport $size B:"
+    for side in $order; do
+      if [ "$side" = A ]; then
+        p50=$(ping A "$base_bin" "$transport" "$size" "$round")
+        if [ -n "$slowdown" ] && [ -z "${delay[$transport-$size]:-}" ]; then
+          delay[$transport-$size]=$(awk -v p="$p50" -v s="$slowdown" 'BEGIN { printf "%.3f", p * s / 100 }')
         fi
-        line+=" $side p50 $p50 us"
-      done
-      echo "$line"
+      else
+        p50=$(ping B "$head_bin" "$transport" "$size" "$round" ${slowdown:+IPCBENCH_TEST_SERVER_DELAY_US=${delay[$transport-$size]}})
+      fi
+      line+=" $side p50 $p50 us"
     done
+    echo "$line"
   done
+  if [ "$round" -ge "$rounds" ]; then
+    pending=$(judge) || exit 2
+    [ "$round" -lt "$max_rounds" ] || break
+    [ -z "$pending" ] || echo "  cannot tell yet after $round rounds: ${pending% }; another round of those"
+  fi
 done
 
 status=0
-"$head_bin/ipcbench" compare "$runs/A" "$runs/B" --threshold "$threshold" >"$runs/compare.md" || status=$?
+python3 -c 'import json, sys; sys.exit(any(c["verdict"] == "slower" for c in json.load(open(sys.argv[1]))["cases"]))' "$runs/verdicts.json" \
+  || status=1
 cat "$runs/compare.md"
-echo "== A/B done in $(( $(date +%s) - started )) s: $(case $status in 0) echo "no case slower" ;; 1) echo "a case is slower" ;; *) echo "compare failed (exit $status)" ;; esac)"
-case $status in 0|1) exit "$status" ;; *) exit 2 ;; esac
+echo "== A/B done in $(( $(date +%s) - started )) s, $round rounds: $([ "$status" -eq 0 ] && echo "no case slower" || echo "a case is slower")"
+exit "$status"
