@@ -1,12 +1,14 @@
 using System.Diagnostics;
 using IpcBench.Harness.Hosting;
+using IpcBench.Kit.Files;
 
 namespace IpcBench.Tests;
 
 /// <summary>
 /// An ipcbench process that a test starts and watches (stdin, stdout and stderr redirected), killed on dispose if it
-/// still runs, so that a failed assertion never leaves a long ping running beside later tests. The process alone: what
-/// it started watches it and goes with it (its servers, a namespace's janitor), which some tests check.
+/// still runs, so that a failed assertion never leaves a long ping running beside later tests; what a killed server
+/// made (its private directory) is removed then, as whoever kills a server does. The process alone: what it started
+/// watches it and goes with it (its servers, a namespace's janitor), which some tests check.
 /// </summary>
 internal sealed class CliProcess : IDisposable
 {
@@ -28,6 +30,8 @@ internal sealed class CliProcess : IDisposable
             if (!Process.HasExited)
             {
                 Process.Kill();
+                Process.WaitForExit(10_000);
+                PrivateDirectory.RemoveLeftBy(Process.Id); // a bare 'serve' killed last in a run has no later server to sweep it
             }
         }
         catch (InvalidOperationException)

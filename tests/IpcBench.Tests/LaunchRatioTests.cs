@@ -105,3 +105,27 @@ public class LaunchRatioTests
         Assert.Null(LaunchRatio.Of([1, 2, double.NaN, 3], [1, 2, 3, 4]));
     }
 }
+
+/// <summary>The median of a case's launches and its interval, against the binomial by hand.</summary>
+public class LaunchMedianTests
+{
+    [Fact]
+    public void Six_launches_bound_the_median_by_the_least_and_the_most_and_five_do_not()
+    {
+        // n = 6: P(B = 0) = 1/64 <= 2.5%, P(B <= 1) = 7/64 is not: k = 1.
+        var (median, interval) = LaunchMedian.Of([28.5, 19.7, 25.2, 26.3, 21.0, 20.0]);
+        Assert.Equal(23.1, median, 9);
+        Assert.Equal((19.7, 28.5), interval);
+        Assert.Null(LaunchMedian.Of([1, 2, 3, 4, 5]).Interval);
+        Assert.Equal(3, LaunchMedian.Of([1, 2, 3, 4, 5]).Median);
+    }
+
+    [Fact]
+    public void Twenty_launches_take_the_sixth_from_each_end()
+    {
+        // n = 20: P(B <= 5) = 0.0207 <= 2.5% and P(B <= 6) = 0.0577 is not: k = 6, the 6th and the 15th.
+        double[] launches = [.. Enumerable.Range(1, 20).Select(i => (double)i).Reverse()];
+        Assert.Equal((6.0, 15.0), LaunchMedian.Of(launches).Interval);
+        Assert.Equal(10.5, LaunchMedian.Of(launches).Median);
+    }
+}

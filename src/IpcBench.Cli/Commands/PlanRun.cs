@@ -8,6 +8,7 @@ using IpcBench.Harness.Hosting;
 using IpcBench.Harness.Running;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
+using IpcBench.Reporting.Comparison;
 using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Cli.Commands;
@@ -110,14 +111,20 @@ internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResu
     /// <summary>For people: each case's p50 and p99 over the rounds, median with the least and the most, and its median requests/s.</summary>
     public string Table()
     {
-        var text = new StringBuilder(FormattableString.Invariant($"{Rounds.Count} round(s), a process launch per case each round; p50 and p99 in us: median (least-most)\n"));
+        var text = new StringBuilder(FormattableString.Invariant(
+            $"{Rounds.Count} round(s), a process launch per case each round; p50 and p99 in us: median over the launches [its 95% interval, from six launches] (least-most)\n"));
         var first = Rounds[0];
         for (int i = 0; i < first.Cases.Count; i++)
         {
             var all = Rounds.Select(r => r.Cases[i]).ToList();
-            string Figure(Func<CaseResult, double> f) => $"{Median(all.Select(f)),9:0.0} ({all.Min(f):0.0}-{all.Max(f):0.0})";
+            string Figure(Func<CaseResult, double> f)
+            {
+                var (median, interval) = LaunchMedian.Of([.. all.Select(f)]);
+                string within = interval is { } i ? FormattableString.Invariant($" [{i.Low:0.0}-{i.High:0.0}]") : "";
+                return FormattableString.Invariant($"{median,9:0.0}{within} ({all.Min(f):0.0}-{all.Max(f):0.0})");
+            }
             text.Append(CultureInfo.InvariantCulture,
-                $"  {first.Cases[i].Transport,-16} {Units.Size(first.Cases[i].Size),7} {first.Cases[i].Options,-28} p50 {Figure(c => c.LatencyUs.P50)}  p99 {Figure(c => c.LatencyUs.P99)}  {Median(all.Select(c => c.RequestsPerSecond)):0} requests/s\n");
+                $"  {first.Cases[i].Transport,-16} {Units.Size(first.Cases[i].Size),7} {first.Cases[i].Options,-28} p50 {Figure(c => c.LatencyUs.P50)}  p99 {Figure(c => c.LatencyUs.P99)}  {LaunchMedian.Of([.. all.Select(c => c.RequestsPerSecond)]).Median:0} requests/s\n");
         }
         foreach (var skipped in first.Skipped)
         {
@@ -149,11 +156,5 @@ internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResu
             Directory.Delete(folder, recursive: true); // no half of a plan's folder (its figures were printed)
             throw;
         }
-    }
-
-    private static double Median(IEnumerable<double> values)
-    {
-        var sorted = values.Order().ToList();
-        return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
     }
 }
