@@ -129,3 +129,4 @@ public class LaunchMedianTests
         Assert.Equal(10.5, LaunchMedian.Of(launches).Median);
     }
 }
+

@@ -108,7 +108,7 @@ internal sealed class PlanRun
 /// <summary>A plan's rounds: a run each, every case in each.</summary>
 internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResults> Rounds)
 {
-    /// <summary>For people: each case's p50 and p99 over the rounds, median with the least and the most, and its median requests/s.</summary>
+    /// <summary>For people: each case's p50 and p99 over the rounds (median, its interval, the least and the most), and its median requests/s.</summary>
     public string Table()
     {
         var text = new StringBuilder(FormattableString.Invariant(
@@ -120,7 +120,7 @@ internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResu
             string Figure(Func<CaseResult, double> f)
             {
                 var (median, interval) = LaunchMedian.Of([.. all.Select(f)]);
-                string within = interval is { } i ? FormattableString.Invariant($" [{i.Low:0.0}-{i.High:0.0}]") : "";
+                string within = interval is { } range ? FormattableString.Invariant($" [{range.Low:0.0}-{range.High:0.0}]") : "";
                 return FormattableString.Invariant($"{median,9:0.0}{within} ({all.Min(f):0.0}-{all.Max(f):0.0})");
             }
             text.Append(CultureInfo.InvariantCulture,

@@ -13,7 +13,7 @@ public static class LaunchMedian
         ArgumentOutOfRangeException.ThrowIfZero(launches.Count);
         double[] sorted = [.. launches.Order()];
         int n = sorted.Length;
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        double median = OfSorted(sorted);
         double tail = 0, alpha = (1 - confidence) / 2, below = Math.Pow(0.5, n); // P(B = 0) for B ~ Binomial(n, 1/2)
         int k = 0;
         while (k < n / 2 && tail + below <= alpha)
@@ -24,4 +24,8 @@ public static class LaunchMedian
         }
         return (median, k == 0 ? null : (sorted[k - 1], sorted[n - k]));
     }
+
+    /// <summary>The median of values sorted ascending (of an even count, the mean of the middle two).</summary>
+    public static double OfSorted(IReadOnlyList<double> sorted) =>
+        sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
 }

@@ -31,7 +31,7 @@ public static class LaunchRatio
             return null;
         }
         double[] ratios = [.. current.SelectMany(c => baseline.Select(b => Math.Log(c) - Math.Log(b))).Order()];
-        double estimate = Math.Exp(Median(ratios));
+        double estimate = Math.Exp(LaunchMedian.OfSorted(ratios));
         int k = Rank(baseline.Count, current.Count, (1 - confidence) / 2, out double tail);
         return k == 0
             ? new RatioInterval(estimate, 0, double.PositiveInfinity, 1)
@@ -105,7 +105,4 @@ public static class LaunchRatio
         }
         return previous[m];
     }
-
-    private static double Median(double[] sorted) =>
-        sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[sorted.Length / 2 - 1] + sorted[sorted.Length / 2]) / 2;
 }
