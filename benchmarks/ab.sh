@@ -24,6 +24,7 @@
 # a failed build or ping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/figures.sh
 
 transports=tcp sizes=1 rounds=6 max_rounds=12 count=5000 threshold=10% placement=same-core slowdown="" builds="" keep=""
 usage() { sed -n '9,24p' "$0" >&2; exit 2; }
@@ -95,7 +96,7 @@ ping() {
     tail -5 "$out/stderr.txt" >&2
     exit 2
   fi
-  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cases"][0]["latency_us"]["p50"])' "$out/ping.json"
+  figures "$out/ping.json" '{p50}'
 }
 
 # judge: compare's verdicts of the rounds so far (runs/verdicts.json, compare.md); prints the cases of $cases it cannot tell yet.

@@ -9,6 +9,7 @@
 # Settings: IPCBENCH_COUNT (50000 round trips a run), IPCREF (a built shared/tools/ipcref.c, e.g. /tmp/ipcref).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/figures.sh
 rounds=${1:-5}
 count=${IPCBENCH_COUNT:-50000}
 warmup=$(( count < 10000 ? count : 10000 )) # the floor's warm-up: as many as measured, 10,000 at most
@@ -23,7 +24,7 @@ trap 'rm -f "$log" "$json"' EXIT
 # ping_p50 ARGS...: ping's p50, read from its results.json
 ping_p50() {
   "$cli" ping "$@" --no-results --json "$json" > /dev/null
-  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cases"][0]["latency_us"]["p50"])' "$json"
+  figures "$json" '{p50}'
 }
 
 for round in $(seq "$rounds"); do

@@ -12,6 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . docker/own.sh
+. benchmarks/figures.sh
 duration=${IPCBENCH_DURATION:-10s}
 server="" # sockperf's server while it runs: stopped when this script ends, however it ends
 json=$(mktemp /tmp/ipcbench-peers-XXXXXX)
@@ -24,8 +25,7 @@ cli=src/IpcBench.Cli/bin/Release/net10.0/ipcbench
 row() {
   local label=$1; shift
   "$cli" ping --no-results --json "$json" "$@" > /dev/null
-  python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["cases"][0]; l = c["latency_us"]
-print("%-44s p50 %9s  p99 %9s  mean %9s us  %9s requests/s" % (sys.argv[2], l["p50"], l["p99"], l["mean"], c["requests_per_second"]))' "$json" "$label"
+  figures "$json" '{label:<44} p50 {p50!s:>9}  p99 {p99!s:>9}  mean {mean!s:>9} us  {rps!s:>9} requests/s' label="$label"
 }
 
 echo "== ipc-bench (one pair, closed loop, no pinning)"

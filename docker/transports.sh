@@ -1,8 +1,10 @@
-# Sourced by docker/run.sh and docker/vm.sh: what each transport can cross, from 'ipcbench list --json', never from
-# its name. transport_facts CLI TRANSPORT...: a line per transport, "NAME MEETS_ON BROKER PORT OPTION TLS" (- where it has
+# Sourced by docker/run.sh and docker/vm.sh, from the repository's root: what each transport can cross, from
+# 'ipcbench list --json', never from its name. transport_facts CLI TRANSPORT...: a line per transport, "NAME MEETS_ON BROKER PORT OPTION TLS" (- where it has
 # none): what its client meets its server on (network, socket-file, pipe-name, shared-memory, broker, in-process), the
 # broker program it goes through, the broker's port, the address option a client must be told (queue, subject, channel),
 # and 1 when its client trusts only the certificate its server names. An unknown transport is a one-line error, exit 2.
+. benchmarks/figures.sh
+
 transport_facts() {
   local cli=$1 listing; shift
   listing=$("$cli" list --json) || { echo "'$cli list --json' failed" >&2; exit 2; }
@@ -18,6 +20,5 @@ for name in sys.argv[1:]:
 
 # figures_line RESULTS_JSON LABEL [NOTE]: "   LABEL: p50 X us, p99 Y us NOTE", the first case of a results.json, for people.
 figures_line() {
-  python3 -c 'import json, sys; l = json.load(open(sys.argv[1]))["cases"][0]["latency_us"]
-print("   %s: p50 %s us, p99 %s us%s" % (sys.argv[2], l["p50"], l["p99"], sys.argv[3]))' "$1" "$2" "${3:-}"
+  figures "$1" '   {label}: p50 {p50} us, p99 {p99} us{note}' label="$2" note="${3:-}"
 }

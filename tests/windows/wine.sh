@@ -25,6 +25,7 @@ if ! command -v wine >/dev/null; then
 fi
 
 . docker/own.sh
+. benchmarks/figures.sh
 mapfile -t stale < <(own_stale wine.sh)
 for dir in "${stale[@]}"; do
   echo "== removing what wine.sh ${dir##*-} left (it was killed)"
@@ -103,8 +104,7 @@ ping_wine_retrying() {
 
 # latency_of: "p50 X p99 Y" (us) of the last ping's --json, or nothing when it wrote none
 latency_of() {
-  [ -s "$work/ping.json" ] && python3 -c 'import json, sys; l = json.load(open(sys.argv[1]))["cases"][0]["latency_us"]
-print("p50", l["p50"], "p99", l["p99"])' "$work/ping.json"
+  [ -s "$work/ping.json" ] && figures "$work/ping.json" 'p50 {p50} p99 {p99}'
 }
 
 failures=()
