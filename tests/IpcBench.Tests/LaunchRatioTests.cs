@@ -130,3 +130,47 @@ public class LaunchMedianTests
     }
 }
 
+/// <summary>Two levels of launches told from one spread of them.</summary>
+public class BimodalityTests
+{
+    [Fact]
+    public void Twenty_launches_on_two_levels_give_each_level_and_its_count()
+    {
+        // uds here: 17-18 us or 21-27 us a launch, whichever the process takes.
+        var levels = Bimodality.Of([17.4, 23.9, 17.8, 21.6, 26.8, 17.2, 24.1, 22.5, 17.6, 25.0,
+            17.5, 17.3, 23.0, 21.9, 17.9, 24.4, 26.0, 17.6, 22.8, 25.5])!;
+        Assert.Equal((8, 12), (levels.LowCount, levels.HighCount));
+        Assert.InRange(levels.Low, 17.5, 17.6);
+        Assert.InRange(levels.High, 23.9, 24.1);
+    }
+
+    [Fact]
+    public void One_level_spread_by_noise_is_not_two_though_any_split_of_it_explains_most_of_its_spread()
+    {
+        var random = new Random(3);
+        for (int sample = 0; sample < 10; sample++)
+        {
+            double[] one = [.. Enumerable.Range(0, 30).Select(_ => 25 * Math.Exp(0.05 * (random.NextDouble() + random.NextDouble() + random.NextDouble() - 1.5)))];
+            Assert.Null(Bimodality.Of(one));
+        }
+    }
+
+    [Fact]
+    public void Tcp_launches_spread_over_several_levels_are_not_called_two()
+    {
+        // 48 launch p50s of tcp 1 B, same-core, from the A/B gate's trials of 2026-11-27 (ci-gate.md).
+        double[] tcp = [21.56, 21.576, 21.608, 21.624, 21.736, 21.816, 21.848, 22.104, 23.176, 24.712, 24.92, 26.072, 26.36, 27.192,
+            27.528, 27.672, 27.928, 27.928, 27.944, 27.944, 27.944, 27.976, 27.992, 28.152, 28.184, 28.2, 28.6, 28.632, 28.648,
+            28.872, 29.16, 29.368, 29.944, 30.28, 31.656, 31.656, 31.816, 32.136, 32.168, 32.976, 33.296, 34.064, 35.248, 35.76,
+            36.464, 39.248, 39.312, 39.6];
+        Assert.Null(Bimodality.Of(tcp));
+    }
+
+    [Fact]
+    public void Levels_closer_than_5_percent_or_fewer_than_eight_launches_are_not_reported()
+    {
+        Assert.NotNull(Bimodality.Of([21.60, 21.61, 21.60, 21.62, 28.00, 28.01, 28.00, 28.02]));
+        Assert.Null(Bimodality.Of([21.60, 21.61, 21.60, 21.62, 22.40, 22.41, 22.40, 22.42])); // 3.7% apart, however tight
+        Assert.Null(Bimodality.Of([21.60, 21.61, 21.60, 28.00, 28.01, 28.00, 28.02]));
+    }
+}

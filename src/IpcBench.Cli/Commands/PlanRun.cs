@@ -108,7 +108,10 @@ internal sealed class PlanRun
 /// <summary>A plan's rounds: a run each, every case in each.</summary>
 internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResults> Rounds)
 {
-    /// <summary>For people: each case's p50 and p99 over the rounds (median, its interval, the least and the most), and its median requests/s.</summary>
+    /// <summary>
+    /// For people: each case's p50 and p99 over the rounds (median, its interval, the least and the most), its median
+    /// requests/s, and the two levels its launches' p50s fell on when they fell on two (<see cref="Bimodality"/>).
+    /// </summary>
     public string Table()
     {
         var text = new StringBuilder(FormattableString.Invariant(
@@ -124,7 +127,7 @@ internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResu
                 return FormattableString.Invariant($"{median,9:0.0}{within} ({all.Min(f):0.0}-{all.Max(f):0.0})");
             }
             text.Append(CultureInfo.InvariantCulture,
-                $"  {first.Cases[i].Transport,-16} {Units.Size(first.Cases[i].Size),7} {first.Cases[i].Options,-28} p50 {Figure(c => c.LatencyUs.P50)}  p99 {Figure(c => c.LatencyUs.P99)}  {LaunchMedian.Of([.. all.Select(c => c.RequestsPerSecond)]).Median:0} requests/s\n");
+                $"  {first.Cases[i].Transport,-16} {Units.Size(first.Cases[i].Size),7} {first.Cases[i].Options,-28} p50 {Figure(c => c.LatencyUs.P50)}  p99 {Figure(c => c.LatencyUs.P99)}  {LaunchMedian.Of([.. all.Select(c => c.RequestsPerSecond)]).Median:0} requests/s{Levels(all)}\n");
         }
         foreach (var skipped in first.Skipped)
         {
@@ -132,6 +135,11 @@ internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResu
         }
         return text.ToString();
     }
+
+    /// <summary>"  p50 on two levels: 17.5 us x8, 24.0 us x12", or nothing.</summary>
+    private static string Levels(IReadOnlyList<CaseResult> launches) => Bimodality.Of([.. launches.Select(c => c.LatencyUs.P50)]) is { } levels
+        ? FormattableString.Invariant($"  p50 on two levels: {levels.Low:0.0} us x{levels.LowCount}, {levels.High:0.0} us x{levels.HighCount}")
+        : "";
 
     /// <summary>Writes the run folder (with several rounds, a folder of one run folder a round); returns its path.</summary>
     public string Write(string root)
