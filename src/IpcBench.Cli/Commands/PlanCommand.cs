@@ -34,9 +34,10 @@ internal static class PlanCommand
             Runs many cases in one command: each case is a ping (its options on a line of FILE, or one per transport and
             size of --transports and --sizes, with --each's options for all), run as a process of its own, once a round, the
             cases of each round in an order rotated from the round before. Prints each case's p50 and p99 over the rounds
-            (the median, its 95% interval from six rounds, the least and the most); writes one run folder (with --rounds N,
-            a folder of N rounds, which 'compare' judges launch by launch);
-            --json FILE gives scripts every round's results.json. A case that cannot run here is listed as skipped.
+            (the median, its 95% interval from six rounds, the least and the most, and the two levels its launches fell on
+            when they fell on two); writes one run folder (with --rounds N, a folder of N rounds, which 'compare' judges
+            launch by launch); --json FILE gives scripts every round's results.json. A case that cannot run here is listed
+            as skipped.
 
             Exit codes: 0 every case ran; 1 a case failed; 2 bad options or a bad plan.
             """) { file, transports, sizes, each, rounds, json, results, noResults };
