@@ -84,7 +84,7 @@ public static class IpcbenchCommand
             UnsupportedException => (e.Message, ExitCodes.Unsupported, false),
             // System.CommandLine cancels the action's token on SIGINT and SIGTERM; what it started is disposed by now.
             OperationCanceledException => ("interrupted; nothing was written", ExitCodes.Interrupted, false),
-            TransportException or ReplyMismatchException or ArgumentException or IOException or UnauthorizedAccessException
+            TransportException or ReplyMismatchException or TimeoutException or ArgumentException or IOException or UnauthorizedAccessException
                 or PlatformNotSupportedException or InvalidOperationException => ($"error: {e.Message}", ExitCodes.Failed, true),
             // A failure IpcBench did not foresee: still one line, and the stack trace on request.
             _ => ($"unexpected error: {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")}"

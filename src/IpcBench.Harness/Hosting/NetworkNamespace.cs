@@ -188,23 +188,11 @@ public sealed class NetworkNamespace : IAsyncDisposable
 
     private static async Task IpAsync(CancellationToken ct, params string[] args)
     {
-        var info = new ProcessStartInfo("ip", args) { RedirectStandardError = true, UseShellExecute = false };
-        using var ip = Process.Start(info) ?? throw new InvalidOperationException("could not start ip (iproute2)");
-        var stderr = ip.StandardError.ReadToEndAsync(ct);
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        timeout.CancelAfter(CommandTimeout);
-        try
+        string command = $"ip {string.Join(' ', args)}";
+        var ended = await BoundedChild.RunAsync(new ProcessStartInfo("ip", args), command, CommandTimeout, ct).ConfigureAwait(false);
+        if (ended.ExitCode != 0)
         {
-            await ip.WaitForExitAsync(timeout.Token).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException)
-        {
-            ip.Kill();
-            throw new TimeoutException($"ip {string.Join(' ', args)} took over {CommandTimeout.TotalSeconds:0} s");
-        }
-        if (ip.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"ip {string.Join(' ', args)} failed: {(await stderr.ConfigureAwait(false)).Trim()}");
+            throw new InvalidOperationException($"{command} failed: {ended.Stderr.Trim()}");
         }
     }
 

@@ -57,28 +57,10 @@ public static class Rounds
     private static async Task LaunchAsync(PlannedCase planned, string json, CancellationToken ct)
     {
         var info = ServerCommand.Resolve().StartInfo(["ping", .. planned.PingArguments, "--no-results", "--json", json]);
-        info.RedirectStandardOutput = info.RedirectStandardError = true;
-        info.UseShellExecute = false;
-        using var process = Process.Start(info) ?? throw new TransportException($"could not start {info.FileName}");
-        var stdout = process.StandardOutput.ReadToEndAsync(ct);
-        var stderr = process.StandardError.ReadToEndAsync(ct);
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        timeout.CancelAfter(CaseTimeout);
-        try
+        var ended = await BoundedChild.RunAsync(info, planned.Name, CaseTimeout, ct).ConfigureAwait(false);
+        if (ended.ExitCode != 0)
         {
-            await process.WaitForExitAsync(timeout.Token).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException)
-        {
-            ProcessTree.Kill(process);
-            throw ct.IsCancellationRequested ? new OperationCanceledException(ct)
-                : new TransportException($"{planned.Name} did not finish within {CaseTimeout.TotalMinutes:0} minutes");
-        }
-        await stdout.ConfigureAwait(false);
-        if (process.ExitCode != 0)
-        {
-            string why = (await stderr.ConfigureAwait(false)).Trim().Split('\n')[^1];
-            throw new TransportException($"{planned.Name} failed (exit code {process.ExitCode}): {why}");
+            throw new TransportException($"{planned.Name} failed (exit code {ended.ExitCode}): {ended.LastError}");
         }
     }
 }

@@ -71,40 +71,15 @@ public static class StartScenario
         CancellationToken ct)
     {
         var info = client.StartInfo(Verb, "--transport", transport.Name);
-        info.RedirectStandardInput = true;
-        info.RedirectStandardOutput = true;
-        info.RedirectStandardError = true;
-        info.UseShellExecute = false;
         long start = Stopwatch.GetTimestamp();
-        using var process = Process.Start(info) ?? throw new TransportException($"could not start {info.FileName}");
-        var errors = process.StandardError.ReadToEndAsync(ct);
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        timeout.CancelAfter(StartTimeout);
-        try
+        var ended = await BoundedChild.RunAsync(info, "a client process", StartTimeout, ct, input: spec).ConfigureAwait(false);
+        string[]? replied = ended.Stdout.Split('\n').Select(l => l.Trim().Split(' ')).FirstOrDefault(f => f.Length == 4 && f[0] == Replied);
+        if (ended.ExitCode != 0 || replied is null)
         {
-            await process.StandardInput.WriteLineAsync(spec.AsMemory(), timeout.Token).ConfigureAwait(false);
-            process.StandardInput.Close();
-            string output = await process.StandardOutput.ReadToEndAsync(timeout.Token).ConfigureAwait(false);
-            await process.WaitForExitAsync(timeout.Token).ConfigureAwait(false);
-            string[]? replied = output.Split('\n').Select(l => l.Trim().Split(' ')).FirstOrDefault(f => f.Length == 4 && f[0] == Replied);
-            if (process.ExitCode != 0 || replied is null)
-            {
-                throw new TransportException($"a client process failed (exit code {process.ExitCode}): {(await errors.ConfigureAwait(false)).Trim()}");
-            }
-            long at = long.Parse(replied[1], CultureInfo.InvariantCulture);
-            return (at - start, double.Parse(replied[2], CultureInfo.InvariantCulture), double.Parse(replied[3], CultureInfo.InvariantCulture));
+            throw new TransportException($"a client process failed (exit code {ended.ExitCode}): {ended.Stderr.Trim()}");
         }
-        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
-        {
-            throw new TransportException($"a client process did not reply and exit within {StartTimeout.TotalSeconds:0} s");
-        }
-        finally
-        {
-            if (!process.HasExited)
-            {
-                ProcessTree.Kill(process);
-            }
-        }
+        long at = long.Parse(replied[1], CultureInfo.InvariantCulture);
+        return (at - start, double.Parse(replied[2], CultureInfo.InvariantCulture), double.Parse(replied[3], CultureInfo.InvariantCulture));
     }
 
     /// <summary>The client's report, printed once its reply is checked: the moment, then its CPU and allocations to then.</summary>

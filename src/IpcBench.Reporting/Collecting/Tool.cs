@@ -11,33 +11,16 @@ internal static class Tool
     /// <param name="directory">The working directory (null: the current one).</param>
     public static string? Output(string? directory, string fileName, params string[] args)
     {
-        var info = new ProcessStartInfo(fileName, args)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = directory ?? "",
-        };
         try
         {
-            using var process = Process.Start(info);
-            if (process is null)
-            {
-                return null;
-            }
-            var stdout = process.StandardOutput.ReadToEndAsync();
-            _ = process.StandardError.ReadToEndAsync(); // drained so that a chatty tool cannot block
-            if (!process.WaitForExit(Timeout))
-            {
-                ProcessTree.Kill(process);
-                return null;
-            }
-            string line = stdout.Result.Split('\n')[0].Trim();
-            return process.ExitCode == 0 && line.Length > 0 ? line : null;
+            var info = new ProcessStartInfo(fileName, args) { WorkingDirectory = directory ?? "" };
+            var ended = BoundedChild.RunAsync(info, fileName, Timeout, CancellationToken.None).GetAwaiter().GetResult();
+            string line = ended.Stdout.Split('\n')[0].Trim();
+            return ended.ExitCode == 0 && line.Length > 0 ? line : null;
         }
-        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException or IOException)
+        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException or IOException or TimeoutException)
         {
-            return null; // not installed
+            return null; // not installed, or it hung
         }
     }
 }
