@@ -36,7 +36,7 @@ public sealed class ReportCliTests : IDisposable
     {
         var (exit, _, stderr) = await CliTests.RunWithAsync(null, "report", _dir);
         Assert.Equal(2, exit);
-        Assert.Contains("has no results.json", stderr);
+        Assert.Contains("holds no results.json", stderr);
         Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
     }
 

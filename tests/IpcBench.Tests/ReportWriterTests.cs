@@ -194,7 +194,7 @@ public class ReportWriterTests
         try
         {
             var written = ReportWriter.WriteReports(dir, RunFixtures.Bench()).Select(Path.GetFileName).ToList();
-            Assert.Equal(["summary.md", "summary.csv", "env.md", "report.html", "latency-by-size.svg", "percentiles.svg", "cost.svg", "cold-starts.svg",
+            Assert.Equal(["summary.md", "summary.csv", "env.md", "report.html", "ranking-1B.svg", "ranking-1KB.svg", "ranking-100KB.svg", "latency-by-size.svg", "percentiles.svg", "cost.svg", "cold-starts.svg",
                 "latency-by-load.svg"], written);
         }
         finally
@@ -213,7 +213,7 @@ public class ReportWriterTests
     {
         var run = ResultsFile.Parse(Snapshot.Read("every-chart/results.json"));
         var charts = ReportWriter.Charts(run);
-        Assert.Equal(7, charts.Count); // every chart applies: the run still covers them all
+        Assert.Equal(9, charts.Count); // every chart applies (a ranking a size): the run still covers them all
         foreach (var (fileName, svg) in charts)
         {
             Snapshot.Match($"every-chart/{fileName}", svg);

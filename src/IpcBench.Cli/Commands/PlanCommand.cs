@@ -36,8 +36,8 @@ internal static class PlanCommand
             cases of each round in an order rotated from the round before. Prints each case's p50 and p99 over the rounds
             (the median, its 95% interval from six rounds, the least and the most, and the two levels its launches fell on
             when they fell on two); writes one run folder (with --rounds N, a folder of N rounds, which 'compare' judges
-            launch by launch); --json FILE gives scripts every round's results.json. A case that cannot run here is listed
-            as skipped.
+            launch by launch, and the rounds' reports together, ranking first); --json FILE gives scripts every round's
+            results.json. A case that cannot run here is listed as skipped.
 
             Exit codes: 0 every case ran; 1 a case failed; 2 bad options or a bad plan.
             """) { file, transports, sizes, each, rounds, json, results, noResults };

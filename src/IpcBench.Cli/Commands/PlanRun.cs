@@ -141,7 +141,10 @@ internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResu
         ? FormattableString.Invariant($"  p50 on two levels: {levels.Low:0.0} us x{levels.LowCount}, {levels.High:0.0} us x{levels.HighCount}")
         : "";
 
-    /// <summary>Writes the run folder (with several rounds, a folder of one run folder a round); returns its path.</summary>
+    /// <summary>
+    /// Writes the run folder (with several rounds, a folder of one run folder a round, and beside them the reports of the
+    /// rounds together: each case's median round, its interval over the rounds); returns its path.
+    /// </summary>
     public string Write(string root)
     {
         string folder = RunFolder.Create(root, RunFolder.Id(Started, "plan"));
@@ -156,6 +159,7 @@ internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResu
             {
                 ReportWriter.WriteAll(RunFolder.Create(folder, $"round-{r + 1}"), Rounds[r]);
             }
+            ReportWriter.WriteReports(folder, RunPool.Pool(Rounds)); // the rounds' reports, as 'ipcbench report' makes them again
             RunFolder.MarkComplete(folder);
             return folder;
         }

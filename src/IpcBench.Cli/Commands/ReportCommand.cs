@@ -1,5 +1,6 @@
 using System.CommandLine;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Comparison;
 using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Cli.Commands;
@@ -14,7 +15,8 @@ internal static class ReportCommand
             Writes summary.md, summary.csv, env.md, latency-by-size.svg and percentiles.svg in the run folder DIR again,
             from its results.json (as 'ipcbench ping' and the benchmark suite write it): after a newer ipcbench changed how
             reports look, or for a results.json from elsewhere. DIR may also name a results.json file; the reports go beside
-            it. Prints the files written.
+            it. A folder of rounds ('ipcbench plan --rounds N') gets the reports of its rounds together beside them: each
+            case's median round, with its interval over the rounds. Prints the files written.
 
             Exit codes: 0 written; 2 no DIR, or DIR has no results.json, or it is malformed or of a schema version this
             ipcbench does not read.
@@ -28,9 +30,9 @@ internal static class ReportCommand
         RunResults run;
         try
         {
-            run = ResultsFile.Read(path);
+            run = RunPool.Read(path);
         }
-        catch (ResultsFormatException e)
+        catch (Exception e) when (e is ResultsFormatException or NotComparableException)
         {
             Console.Error.WriteLine($"ipcbench report: error: {e.Message}");
             return ExitCodes.Usage;

@@ -1,14 +1,14 @@
 namespace IpcBench.Reporting.Charts;
 
-/// <summary>One bar: p50 as its length, p99 as a whisker beyond it.</summary>
-internal sealed record Bar(double P50, double P99, SeriesStyle Style, string Tooltip);
+/// <summary>One bar: its length (a p50), and a whisker from its end to <paramref name="WhiskerHigh"/> (a p99), or from <paramref name="WhiskerLow"/> (an interval).</summary>
+internal sealed record Bar(double Length, double WhiskerHigh, SeriesStyle Style, string Tooltip, double? WhiskerLow = null);
 
 /// <summary>Bars under one label (a transport; a transport at a size), one per thing compared (an isolation).</summary>
 internal sealed record BarGroup(string Label, IReadOnlyList<Bar> Bars);
 
 /// <summary>
 /// Horizontal bars on a log-scale latency axis, labelled where they start: every bar is named on its own line, so that
-/// any number of transports stay readable. Each bar is a p50; the thin whisker past its end reaches the p99.
+/// any number of transports stay readable. Each bar is a p50; the thin whisker past its end reaches the p99, or spans its interval.
 /// </summary>
 internal static class BarChart
 {
@@ -34,7 +34,7 @@ internal static class BarChart
             legendX += 30 + label.Length * 7;
         }
 
-        var (min, max) = LogScale.NiceBounds(groups.SelectMany(g => g.Bars).SelectMany(b => new[] { b.P50, b.P99 }));
+        var (min, max) = LogScale.NiceBounds(groups.SelectMany(g => g.Bars).SelectMany(b => new[] { b.Length, b.WhiskerHigh, b.WhiskerLow ?? b.Length }));
         var x = new LogScale(min, max, Left, Right);
         foreach (var (value, major, labelled) in x.Ticks())
         {
@@ -52,10 +52,21 @@ internal static class BarChart
             double groupTop = y;
             foreach (var bar in group.Bars)
             {
-                double end = x.Map(bar.P50), whisker = x.Map(Math.Max(bar.P50, bar.P99)), mid = y + BarHeight / 2;
+                double end = x.Map(bar.Length), whisker = x.Map(Math.Max(bar.Length, bar.WhiskerHigh)), mid = y + BarHeight / 2;
                 svg.Rect(Left, y, Math.Max(1, end - Left), BarHeight, bar.Style.Colour, tooltip: bar.Tooltip);
-                svg.Line(end, mid, whisker, mid, bar.Style.Colour, 1.5);
-                svg.Line(whisker, y + 2, whisker, y + BarHeight - 2, bar.Style.Colour, 1.5);
+                if (bar.WhiskerLow is double low)
+                {
+                    // An interval around the bar's end: dark, so that it shows over the bar as past it.
+                    double from = x.Map(Math.Min(low, bar.Length));
+                    svg.Line(from, mid, whisker, mid, Svg.Ink, 1.5);
+                    svg.Line(from, y + 2, from, y + BarHeight - 2, Svg.Ink, 1.5);
+                    svg.Line(whisker, y + 2, whisker, y + BarHeight - 2, Svg.Ink, 1.5);
+                }
+                else
+                {
+                    svg.Line(end, mid, whisker, mid, bar.Style.Colour, 1.5);
+                    svg.Line(whisker, y + 2, whisker, y + BarHeight - 2, bar.Style.Colour, 1.5);
+                }
                 y += BarHeight + BarGap;
             }
             svg.Text(Left - 8, (groupTop + y - BarGap) / 2 + 4, group.Label, size: 12, anchor: "end");

@@ -3,17 +3,19 @@ namespace IpcBench.Reporting.Comparison;
 /// <summary>
 /// The median of a case's launches (a p50 each) and its distribution-free 95% interval: the k-th smallest and largest
 /// launch, k from the binomial distribution of how many launches fall below the true median (the sign test's
-/// interval). It needs six launches; below that the least and the most are all there is.
+/// interval). It needs six launches; below that the least and the most are all there is. Of an even count the median is
+/// the lower middle launch: a figure one launch measured, the median round whose figures a pooled run reports
+/// (<see cref="RunPool"/>), so that a report's tables and its ranking say the same.
 /// </summary>
 public static class LaunchMedian
 {
-    /// <summary>The median of <paramref name="launches"/>, and its interval (null: fewer than six launches).</summary>
+    /// <summary>The median launch of <paramref name="launches"/>, and its interval (null: fewer than six launches).</summary>
     public static (double Median, (double Low, double High)? Interval) Of(IReadOnlyList<double> launches, double confidence = LaunchRatio.DefaultConfidence)
     {
         ArgumentOutOfRangeException.ThrowIfZero(launches.Count);
         double[] sorted = [.. launches.Order()];
         int n = sorted.Length;
-        double median = OfSorted(sorted);
+        double median = sorted[(n - 1) / 2];
         double tail = 0, alpha = (1 - confidence) / 2, below = Math.Pow(0.5, n); // P(B = 0) for B ~ Binomial(n, 1/2)
         int k = 0;
         while (k < n / 2 && tail + below <= alpha)

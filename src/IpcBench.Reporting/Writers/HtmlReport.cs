@@ -27,15 +27,13 @@ public static class HtmlReport
             <h1>IpcBench run {Html.Text(run.Id)}</h1>
 
             """);
-        html.AppendJoin("", SummaryMarkdown.Sections(run).Select(s => s.ToHtml()));
-        if (charts.Count > 0)
+        var sections = SummaryMarkdown.Sections(run);
+        html.AppendJoin("", sections.Select(s => s.ToHtml(charts.FirstOrDefault(c => c.FileName == s.Chart).Svg)));
+        var rest = charts.Where(c => !sections.Any(s => s.Chart == c.FileName)).ToList(); // drawn in their sections already
+        if (rest.Count > 0)
         {
             html.Append("<section>\n<h2>Charts</h2>\n");
-            foreach (var (name, svg) in charts)
-            {
-                // An SVG file's own XML is HTML's inline SVG; each chart keeps its file name as its id.
-                html.Append($"<figure id=\"{Html.Text(name)}\">\n{svg}<figcaption>{Html.Text(name)}</figcaption>\n</figure>\n");
-            }
+            html.AppendJoin("", rest.Select(c => Html.Figure(c.FileName, c.Svg)));
             html.Append("</section>\n");
         }
         html.Append("<section class=\"environment\">\n<h2>Environment</h2>\n");

@@ -40,7 +40,7 @@ public static class ReportWriter
 
     /// <summary>Every chart that applies to the run, by file name.</summary>
     public static IReadOnlyList<(string FileName, string Svg)> Charts(RunResults run) =>
-        [.. ChartKinds.Where(c => c.Applies(run)).Select(c => (c.FileName, c.Render(run)))];
+        [.. RankingChart.Render(run), .. ChartKinds.Where(c => c.Applies(run)).Select(c => (c.FileName, c.Render(run)))];
 
     private static readonly (string FileName, Func<RunResults, bool> Applies, Func<RunResults, string> Render)[] ChartKinds =
     [

@@ -5,9 +5,10 @@ namespace IpcBench.Reporting.Writers;
 
 /// <summary>
 /// summary.md: the figures people quote. Above them, the facts no figure may be quoted without (placement, isolation,
-/// machine, commit) and a few sentences on what the run says. Then the steady state (latency p50 / p99, its excess over
-/// the in-process floor and requests/s as transport-by-size matrices, the isolation table, what each request cost), the cold starts and the cases under load
-/// each in tables of their own, and what was skipped last.
+/// machine, commit), the ranking at each size (<see cref="Ranking"/>) and a few sentences on what the run says. Then
+/// the steady state (latency p50 / p99, its excess over the in-process floor and requests/s as transport-by-size
+/// matrices, the isolation table, what each request cost), the cold starts and the cases under load each in tables of
+/// their own, and what was skipped last.
 /// </summary>
 public static class SummaryMarkdown
 {
@@ -34,6 +35,7 @@ public static class SummaryMarkdown
             facts.Add($"every case: {layout.CommonOptions.Replace("&", ", ", StringComparison.Ordinal)}");
         }
         var sections = new List<ReportSection> { new(null, facts) };
+        sections.AddRange(Ranking.Sections(run));
         if (RunDigest.Sentences(run) is { Count: > 0 } digest)
         {
             sections.Add(new ReportSection("What to read here", digest));

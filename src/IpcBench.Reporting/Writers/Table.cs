@@ -63,6 +63,10 @@ internal static partial class Html
     public static string Text(string text) =>
         Code().Replace(Bold().Replace(WebUtility.HtmlEncode(text), "<strong>$1</strong>"), "<code>$1</code>");
 
+    /// <summary>A chart inline: an SVG file's own XML is HTML's inline SVG; it keeps its file name as its id.</summary>
+    public static string Figure(string fileName, string svg) =>
+        $"<figure id=\"{Text(fileName)}\">\n{svg}<figcaption>{Text(fileName)}</figcaption>\n</figure>\n";
+
     [GeneratedRegex(@"\*\*(.+?)\*\*")]
     private static partial Regex Bold();
 
