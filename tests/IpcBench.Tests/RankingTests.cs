@@ -15,22 +15,23 @@ public class RankingTests
     private static RunResults Run(params CaseResult[] cases) => RunFixtures.Bench() with { Cases = cases };
 
     [Fact]
-    public void Cases_whose_intervals_overlap_in_a_chain_share_a_group_and_one_wholly_above_starts_the_next()
+    public void Cases_that_overlap_the_first_of_a_group_share_it_and_one_wholly_above_the_first_starts_the_next()
     {
         var run = Run(
             Launched("udp", 19, 22, 23, 24, 25, 26),   // [19-26]: overlaps tcp's, so joins its group
-            Launched("tcp", 10, 11, 12, 13, 14, 20),   // [10-20]
-            Launched("grpc", 30, 31, 32, 33, 34, 35),  // [30-35]: wholly above the group's reach (26)
+            Launched("tcp", 10, 11, 12, 13, 14, 20),   // [10-20]: the first
+            Launched("redis", 22, 24, 25, 26, 27, 28), // [22-28]: overlaps udp's but lies wholly above tcp's: a group of its own
+            Launched("grpc", 30, 31, 32, 33, 34, 35),  // [30-35]: wholly above redis's
             Launched("nats", 12, 12.5, 13, 13.5, 14, 15));
 
         var ranking = Assert.Single(Ranking.Of(run));
 
-        Assert.Equal(["tcp", "nats", "udp", "grpc"], ranking.Cases.Select(c => c.Case.Transport));
-        Assert.Equal([1, 1, 1, 2], ranking.Cases.Select(c => c.Group));
-        Assert.Equal([12, 13, 23, 32], ranking.Cases.Select(c => c.Median)); // the lower middle of six: a launch's own
+        Assert.Equal(["tcp", "nats", "udp", "redis", "grpc"], ranking.Cases.Select(c => c.Case.Transport));
+        Assert.Equal([1, 1, 1, 2, 3], ranking.Cases.Select(c => c.Group));
+        Assert.Equal([12, 13, 23, 25, 32], ranking.Cases.Select(c => c.Median)); // the lower middle of six: a launch's own
         Assert.Equal((10, 20), ranking.Cases[0].Interval); // six launches: the least and the most
         string summary = SummaryMarkdown.Render(run);
-        Assert.Contains("| 4 | grpc | 32.0 | 30.0 - 35.0 | 6 | 2 |", summary);
+        Assert.Contains("| 5 | grpc | 32.0 | 30.0 - 35.0 | 6 | 3 |", summary);
         Assert.Contains($"| tcp | 12.0 / ", summary); // the latency table gives the ranking's figure
     }
 

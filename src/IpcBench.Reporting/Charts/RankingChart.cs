@@ -4,7 +4,8 @@ namespace IpcBench.Reporting.Charts;
 
 /// <summary>
 /// ranking-SIZE.svg, one a ranking (<see cref="Ranking"/>): each transport's median p50 as a bar, fastest at the top,
-/// its 95% interval as a whisker, and the groups this run cannot order told apart by colour, two taking turns.
+/// its 95% interval as a whisker, and its groups (what the run cannot tell from the fastest of each) told apart by
+/// colour, two taking turns.
 /// </summary>
 public static class RankingChart
 {

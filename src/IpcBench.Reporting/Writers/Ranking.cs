@@ -22,9 +22,10 @@ public sealed record RankingAt(int Size, string? Placement, IReadOnlyList<Ranked
 /// <summary>
 /// The answer a reader came for, before any table: at each size every transport's p50, the median over its process
 /// launches (what varies from run to run is the launch), with the median's 95% interval, fastest first and in groups.
-/// A group is what the run cannot order: the next case joins it while its interval overlaps the union of the group's
-/// intervals so far, and starts a new group where its interval lies wholly above. A case of fewer than six launches has
-/// no interval and no group.
+/// A group is what the run cannot tell from its fastest: a case joins the group while its interval overlaps the interval
+/// of the group's first case, and the first whose interval lies wholly above that starts the next group. (Not a chain of
+/// overlaps: that would put two cases the run does tell apart in one group.) A case of fewer than six launches has no
+/// interval and no group.
 /// </summary>
 public static class Ranking
 {
@@ -57,7 +58,7 @@ public static class Ranking
     private static IReadOnlyList<RankedCase> Grouped(IReadOnlyList<RankedCase> fastestFirst)
     {
         int group = 0;
-        double reach = double.NegativeInfinity; // the highest end of the current group's intervals
+        double reach = double.NegativeInfinity; // the top of the interval of the group's first case
         var grouped = new List<RankedCase>();
         foreach (var r in fastestFirst)
         {
@@ -71,7 +72,6 @@ public static class Ranking
                 group++;
                 reach = interval.High;
             }
-            reach = Math.Max(reach, interval.High);
             grouped.Add(r with { Group = group });
         }
         return grouped;
@@ -102,8 +102,8 @@ public static class Ranking
         }
         string how = intervals
             ? "p50: the median of the p50s of the case's process launches (of an even number, the lower middle), with that median's 95% interval (from six launches). "
-              + "One group holds the transports whose intervals overlap, one after another: this run cannot tell their order apart. "
-              + "A new group starts where an interval lies wholly above the group's."
+              + "A group holds the transports whose intervals overlap the interval of its first: this run cannot tell them from it. "
+              + "The first transport whose interval lies wholly above that starts the next group."
             : "One process launch a case: the order is that launch's, and a launch's p50 moves from launch to launch. "
               + "For an interval and groups of what cannot be told apart, run the cases in rounds ('ipcbench plan --rounds 6').";
         string? twoLevels = levels
