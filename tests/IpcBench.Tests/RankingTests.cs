@@ -50,6 +50,18 @@ public class RankingTests
     }
 
     [Fact]
+    public void A_ranking_a_placement_has_a_chart_whose_name_stays_a_name_in_the_run_folder()
+    {
+        // A results.json from elsewhere: a placement that is a path, and one that reads the same once made a name.
+        var tcp = Launched("tcp", 10, 11, 12, 13, 14, 20);
+        var run = Run(tcp, tcp with { Key = tcp.Key with { Placement = "../../x" } }, tcp with { Key = tcp.Key with { Placement = "......x" } });
+
+        var names = RankingChart.Render(run).Select(c => c.FileName).ToList();
+
+        Assert.Equal(["ranking-1B-same-core.svg", "ranking-1B-______x.svg", "ranking-1B-______x-2.svg"], names);
+    }
+
+    [Fact]
     public void The_chart_draws_each_interval_as_a_whisker_at_its_ends()
     {
         var run = Run(Launched("tcp", 10, 11, 12, 13, 14, 20), Launched("grpc", 30, 31, 32, 33, 34, 35));

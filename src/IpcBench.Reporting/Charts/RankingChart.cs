@@ -10,11 +10,7 @@ namespace IpcBench.Reporting.Charts;
 public static class RankingChart
 {
     public static IReadOnlyList<(string FileName, string Svg)> Render(RunResults run) =>
-        [.. Ranking.Of(run).Select(r => (FileName(r), Render(run, r)))];
-
-    /// <summary>"ranking-1B.svg"; with several placements, "ranking-1B-cross-core.svg".</summary>
-    public static string FileName(RankingAt ranking) =>
-        $"ranking-{Units.Size(ranking.Size).Replace(" ", "", StringComparison.Ordinal)}{(ranking.Placement is null ? "" : "-" + ranking.Placement)}.svg";
+        [.. Ranking.Of(run).Select(r => (r.ChartFileName, Render(run, r)))];
 
     private static string Render(RunResults run, RankingAt ranking)
     {

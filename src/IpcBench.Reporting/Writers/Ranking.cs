@@ -1,5 +1,4 @@
 using System.Globalization;
-using IpcBench.Reporting.Charts;
 using IpcBench.Reporting.Comparison;
 
 namespace IpcBench.Reporting.Writers;
@@ -10,8 +9,8 @@ namespace IpcBench.Reporting.Writers;
 /// </summary>
 public sealed record RankedCase(string Label, CaseResult Case, double Median, (double Low, double High)? Interval, LaunchLevels? Levels, int Group);
 
-/// <summary>The steady-state cases of one size (and placement, where a run has several), fastest first.</summary>
-public sealed record RankingAt(int Size, string? Placement, IReadOnlyList<RankedCase> Cases)
+/// <summary>The steady-state cases of one size (and placement, where a run has several), fastest first, and its chart's file name.</summary>
+public sealed record RankingAt(int Size, string? Placement, IReadOnlyList<RankedCase> Cases, string ChartFileName)
 {
     public string Title => $"Ranking at {Units.Size(Size)}{(Placement is null ? "" : $", placement {Placement}")}: p50, fastest first";
 
@@ -42,11 +41,29 @@ public static class Ranking
                     .OrderBy(r => r.Median).ToList();
                 if (ranked.Count > 0)
                 {
-                    rankings.Add(new RankingAt(size, placements.Count > 1 ? placement.Key : null, Grouped(ranked)));
+                    string? where = placements.Count > 1 ? placement.Key : null;
+                    rankings.Add(new RankingAt(size, where, Grouped(ranked), ChartFileName(size, where, rankings.Select(r => r.ChartFileName))));
                 }
             }
         }
         return rankings;
+    }
+
+    /// <summary>
+    /// "ranking-1B.svg", with several placements "ranking-1B-cross-core.svg": the placement, read from a results.json
+    /// that may come from anywhere, kept to letters, digits and '-', so that the name stays a name in the run folder,
+    /// and numbered where that makes two alike.
+    /// </summary>
+    private static string ChartFileName(int size, string? placement, IEnumerable<string> taken)
+    {
+        string stem = $"ranking-{Units.Size(size).Replace(" ", "", StringComparison.Ordinal)}"
+            + (placement is null ? "" : "-" + new string([.. placement.Select(ch => char.IsAsciiLetterOrDigit(ch) || ch == '-' ? ch : '_')]));
+        string name = stem + ".svg";
+        for (int n = 2; taken.Contains(name); n++)
+        {
+            name = $"{stem}-{n}.svg";
+        }
+        return name;
     }
 
     private static RankedCase Rank(string label, CaseResult c)
@@ -109,6 +126,6 @@ public static class Ranking
         string? twoLevels = levels
             ? "two levels: the case's launches fell on two levels, each given with its median and how many launches took it; its median says how many took each more than what either costs."
             : null;
-        return new ReportSection(ranking.Title, first ? [how] : [], table, twoLevels is null ? null : [twoLevels], RankingChart.FileName(ranking));
+        return new ReportSection(ranking.Title, first ? [how] : [], table, twoLevels is null ? null : [twoLevels], ranking.ChartFileName);
     }
 }
