@@ -20,6 +20,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
+MESSAGE_LINES = 12
 TRX = "{http://microsoft.com/schemas/VisualStudio/TeamTest/2010}"
 
 
@@ -34,7 +35,8 @@ def listed_cases(listing):
 
 
 def results(trx_dir):
-    """Every reported case as (assembly, name, outcome, message), from every trx file under trx_dir."""
+    """Every reported case as (assembly, name, outcome, message), from every trx file under trx_dir. A failure's
+    message ends with the top of its stack trace."""
     files = sorted(pathlib.Path(trx_dir).glob("**/*.trx"))
     if not files:
         sys.exit(f"{trx_dir}: no trx file: did dotnet test run with --logger trx?")
@@ -43,9 +45,9 @@ def results(trx_dir):
         assembly_of = {unit.get("id"): pathlib.PurePath(unit.find(f"{TRX}TestMethod").get("codeBase")).stem
                        for unit in root.iter(f"{TRX}UnitTest")}
         for result in root.iter(f"{TRX}UnitTestResult"):
-            message = result.find(f"{TRX}Output/{TRX}ErrorInfo/{TRX}Message")
-            yield (assembly_of[result.get("testId")], result.get("testName"), result.get("outcome"),
-                   (message.text or "").strip() if message is not None else "")
+            error = [result.find(f"{TRX}Output/{TRX}ErrorInfo/{TRX}{part}") for part in ("Message", "StackTrace")]
+            message = "\n".join((part.text or "").strip() for part in error if part is not None)
+            yield assembly_of[result.get("testId")], result.get("testName"), result.get("outcome"), message.strip()
 
 
 def expected_skips(path):
@@ -74,6 +76,7 @@ def main():
     entries = expected_skips(args.expected_skips) if args.expected_skips else None
 
     problems = []
+    failures = []
     totals = collections.Counter()
     skipped = []
     for assembly in sorted(set(listed) | set(by_assembly)):
@@ -85,7 +88,9 @@ def main():
               f"{outcomes['failed']} failed, {outcomes['skipped']} skipped")
         if len(cases) != listed.get(assembly, 0):
             problems.append(f"{assembly} lists {listed.get(assembly, 0)} cases and reported {len(cases)}")
-        problems += [f"failed ({outcome}): {name}" for name, outcome, _ in cases if outcome not in ("Passed", "NotExecuted")]
+        failed = [(name, outcome, message) for name, outcome, message in cases if outcome not in ("Passed", "NotExecuted")]
+        problems += [f"failed ({outcome}): {name}" for name, outcome, _ in failed]
+        failures += failed
         skipped += [(name, message) for name, outcome, message in cases if outcome == "NotExecuted"]
 
     if skipped:
@@ -103,6 +108,11 @@ def main():
         problems += [f"{args.expected_skips} expects a skip that did not happen: {entries[i][0].pattern} # {entries[i][1]}"
                      for i in range(len(entries)) if i not in used]
 
+    # Why each case failed, shortened: CI keeps only this output, and a failure that cannot be read cannot be mended.
+    for name, _, message in failures:
+        print(f"why {name} failed:", file=sys.stderr)
+        for line in (message or "(no message)").splitlines()[:MESSAGE_LINES]:
+            print(f"    {line[:300]}", file=sys.stderr)
     for problem in problems:
         print(f"FAIL: {problem}", file=sys.stderr)
     print(f"tests: {totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped")
