@@ -13,7 +13,7 @@ internal static unsafe partial class LibZmq
 
     public const int Req = 3, Rep = 4;
     public const int Linger = 17, MaxMsgSize = 22, RcvTimeo = 27, SndTimeo = 28, LastEndpoint = 32, ReqCorrelate = 52, ReqRelaxed = 53;
-    public const int EAgain = 11;
+    public const int EIntr = 4, EAgain = 11;
     private const int HausNumero = 156384712;
     public const int ETerm = HausNumero + 53;
 
@@ -60,6 +60,13 @@ internal static unsafe partial class LibZmq
         }
         return IntPtr.Zero;
     }
+
+    /// <summary>
+    /// Whether the last call failed because a signal interrupted its wait. libzmq's blocking calls wait in poll, which
+    /// the kernel never restarts, so any signal the runtime handles (SIGCONT always, SIGCHLD once a process was
+    /// started) ends them with EINTR, and libzmq passes that on: the caller resumes the call.
+    /// </summary>
+    public static bool Interrupted => Errno() == EIntr;
 
     /// <summary>The text of the last error on this thread, as libzmq words it.</summary>
     public static string LastError(out int errno)

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using IpcBench.Contract;
 using IpcBench.Contract.Options;
 using IpcBench.Kit;
@@ -38,22 +39,22 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
         FrameTooLargeException.ThrowIfTooLarge(request.Length, _maxMessage); // the server would drop us for it
+        long started = Stopwatch.GetTimestamp();
         fixed (byte* r = request.Span)
         {
-            if (LibZmq.Send(_socket, r, (nuint)request.Length, 0) < 0)
+            while (LibZmq.Send(_socket, r, (nuint)request.Length, 0) < 0)
             {
-                throw Failure("send");
+                if (!LibZmq.Interrupted || Stopwatch.GetElapsedTime(started) >= _timeout)
+                {
+                    throw Failure("send"); // an interrupted send sent nothing: it is tried again
+                }
             }
         }
         LibZmq.Message message;
         LibZmq.MessageInit(&message);
         try
         {
-            int length = LibZmq.MessageReceive(&message, _socket, 0);
-            if (length < 0)
-            {
-                throw Failure("receive");
-            }
+            int length = Receive(&message, started);
             var answer = new ReadOnlySpan<byte>(LibZmq.MessageData(&message), length);
             return new ValueTask<int>(FrameTooLargeException.CopyReply(answer, reply.Span));
         }
@@ -61,6 +62,34 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
         {
             LibZmq.MessageClose(&message);
         }
+    }
+
+    /// <summary>Receives the reply, resuming the wait with what is left of the timeout when a signal interrupts it.</summary>
+    private int Receive(LibZmq.Message* message, long started)
+    {
+        int length;
+        bool shortened = false;
+        try
+        {
+            while ((length = LibZmq.MessageReceive(message, _socket, 0)) < 0 && LibZmq.Interrupted)
+            {
+                var left = _timeout - Stopwatch.GetElapsedTime(started);
+                if (left <= TimeSpan.Zero)
+                {
+                    throw TransportErrors.NoReply(_peer, _timeout);
+                }
+                LibZmq.SetInt(_socket, LibZmq.RcvTimeo, Quantities.WholeMilliseconds(left));
+                shortened = true;
+            }
+        }
+        finally
+        {
+            if (shortened)
+            {
+                LibZmq.SetInt(_socket, LibZmq.RcvTimeo, Quantities.WholeMilliseconds(_timeout));
+            }
+        }
+        return length >= 0 ? length : throw Failure("receive");
     }
 
     private TransportException Failure(string what)

@@ -47,6 +47,10 @@ internal sealed unsafe class LibZmqServer : IServer
                         {
                             return; // the context is shutting down: we are stopping
                         }
+                        if (errno == LibZmq.EIntr)
+                        {
+                            continue; // a signal ended the wait (LibZmq.Interrupted): nothing was received
+                        }
                         Log.Warn($"zmq server {Address}: receive failed: {error}");
                         continue;
                     }
@@ -80,9 +84,18 @@ internal sealed unsafe class LibZmqServer : IServer
     {
         fixed (byte* r = reply)
         {
-            if (LibZmq.Send(_socket, r, (nuint)length, 0) < 0 && LibZmq.LastError(out int e) is var why && e != LibZmq.ETerm)
+            // A send a signal interrupted sent nothing: tried again, or the REP socket would refuse every receive after.
+            while (LibZmq.Send(_socket, r, (nuint)length, 0) < 0)
             {
-                Log.Warn($"zmq server {Address}: send failed: {why}");
+                if (LibZmq.Interrupted)
+                {
+                    continue;
+                }
+                if (LibZmq.LastError(out int e) is var why && e != LibZmq.ETerm)
+                {
+                    Log.Warn($"zmq server {Address}: send failed: {why}");
+                }
+                return;
             }
         }
     }

@@ -1,0 +1,76 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using IpcBench.Harness.Hosting;
+using IpcBench.Kit.Processes;
+
+namespace IpcBench.Conformance;
+
+/// <summary>
+/// A signal that the runtime handles (SIGCONT: .NET restores the terminal on it; SIGCHLD once a process was started)
+/// interrupts the system call a blocked thread is in: a read, poll or futex wait returns EINTR, and poll is never
+/// restarted by the kernel. A transport that blocks in native code must resume its wait, not fail the request: a
+/// run whose client starts processes (ping --client-processes, a plan) gets such signals all the time.
+/// </summary>
+public partial class SignalTests
+{
+    private const int SigCont = 18; // Linux's number (19 on macOS, which these tests do not signal)
+
+    [Theory]
+    [MemberData(nameof(TransportCases.AllVariants), MemberType = typeof(TransportCases))]
+    public async Task Signals_to_every_thread_of_client_and_server_fail_no_request(string transport, string variant)
+    {
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "signals threads by their ids from /proc, which is Linux's");
+        await using var server = await TestServer.StartAsync(transport, variant);
+        var info = ServerCommand.Resolve().StartInfo();
+        foreach (string arg in new[] { "ping", "--transport", transport, "--server", server.ClientAddress().ToString(), "--warmup", "100", "--duration", "500ms", "--no-results" })
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.RedirectStandardOutput = info.RedirectStandardError = true;
+        using var ping = Process.Start(info)!;
+        var output = ping.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
+        var errors = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
+        int[] processes = [ping.Id, server.Process.ProcessId, .. ProcessTree.Descendants(server.Process.ProcessId)]; // with --server, ping starts none
+        int signalled = 0;
+        try
+        {
+            var deadline = Stopwatch.StartNew();
+            while (!ping.HasExited && deadline.Elapsed < TimeSpan.FromSeconds(60))
+            {
+                foreach (int pid in processes)
+                {
+                    signalled += Threads(pid).Count(thread => Kill(thread, SigCont) == 0);
+                }
+                await Task.Delay(1, TestContext.Current.CancellationToken);
+            }
+        }
+        finally
+        {
+            if (!ping.HasExited)
+            {
+                ProcessTree.Kill(ping);
+            }
+            await ping.WaitForExitAsync(TestContext.Current.CancellationToken);
+        }
+        Assert.True(ping.ExitCode == 0, $"ping exited {ping.ExitCode} after {signalled} signals: {await errors}");
+        Assert.True(signalled > 100, $"only {signalled} signals reached the processes: the test proves nothing");
+        await output;
+    }
+
+    /// <summary>The thread ids of a process (none once it is gone).</summary>
+    private static IEnumerable<int> Threads(int pid)
+    {
+        try
+        {
+            return Directory.EnumerateDirectories($"/proc/{pid}/task").Select(task => int.Parse(Path.GetFileName(task))).ToArray();
+        }
+        catch (DirectoryNotFoundException)
+        {
+            return [];
+        }
+    }
+
+    /// <summary>kill(2) given a thread's id: Linux delivers the signal to that thread when it does not block it.</summary>
+    [LibraryImport("libc", EntryPoint = "kill")]
+    private static partial int Kill(int pid, int signal);
+}
