@@ -85,7 +85,7 @@ internal static class ServeCommand
             Log.Warn($"test-only: each reply is delayed by {delayUs} us ({ServerStats.TestDelayVariable}); quote no figure of this server");
         }
         await using var server = await transport.StartServerAsync(bind, ServerStats.For(replySize, delayUs), stop.Token);
-        Console.Out.WriteLine($"READY {server.Address}");
+        Console.Out.WriteLine($"READY {server.Address.AbsoluteUri}"); // escaped, so that it parses back to the same address
         Console.Out.Flush();
 
         // Without --parent-pid, still stop if whoever started us goes away (unless that is init).

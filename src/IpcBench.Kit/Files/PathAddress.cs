@@ -46,10 +46,11 @@ public static class PathAddress
     public static string CheckSocketPath(string path) => System.Text.Encoding.UTF8.GetByteCount(path) <= MaxSocketPathBytes ? path
         : throw new ArgumentException($"socket path is longer than {MaxSocketPathBytes} bytes, the OS limit: {path}");
 
-    /// <summary>The address of a file path: <c>scheme:///path</c>.</summary>
+    /// <summary>The address of a file path: <c>scheme:///path</c>, whatever characters the path holds.</summary>
     public static Uri ToUri(string scheme, string path)
     {
-        string p = path.Replace('\\', '/');
+        // Escaped where a URI would read the path otherwise: '%' as an escape, '?' and '#' as its query and fragment.
+        string p = path.Replace('\\', '/').Replace("%", "%25").Replace("?", "%3F").Replace("#", "%23");
         return new Uri($"{scheme}://{(p.StartsWith('/') ? "" : "/")}{p}");
     }
 }
