@@ -15,7 +15,7 @@ public static class LaunchMedian
         ArgumentOutOfRangeException.ThrowIfZero(launches.Count);
         double[] sorted = [.. launches.Order()];
         int n = sorted.Length;
-        double median = sorted[(n - 1) / 2];
+        double median = sorted[MedianIndex(n)];
         double tail = 0, alpha = (1 - confidence) / 2, below = Math.Pow(0.5, n); // P(B = 0) for B ~ Binomial(n, 1/2)
         int k = 0;
         while (k < n / 2 && tail + below <= alpha)
@@ -26,6 +26,9 @@ public static class LaunchMedian
         }
         return (median, k == 0 ? null : (sorted[k - 1], sorted[n - k]));
     }
+
+    /// <summary>Where the median launch of <paramref name="count"/> sorted ascending is: of an even count, the lower middle.</summary>
+    public static int MedianIndex(int count) => (count - 1) / 2;
 
     /// <summary>The median of values sorted ascending (of an even count, the mean of the middle two).</summary>
     public static double OfSorted(IReadOnlyList<double> sorted) =>
