@@ -25,24 +25,6 @@ public class RedisTests
     }
 
     [Theory]
-    [InlineData("redis")]
-    [InlineData("redis-uds")]
-    public async Task A_server_that_asks_for_a_password_none_is_configured_for_does_not_run_here_and_says_so(string transport)
-    {
-        const string password = "probe-password-1";
-        await using var redis = await ScratchRedis.StartAsync(password);
-        string url = $"redis://127.0.0.1:{redis.Port}";
-
-        string? without = await Listing.NotHereAsync(transport, new Dictionary<string, string> { ["IPCBENCH_REDIS_URL"] = url, ["IPCBENCH_REDIS_SOCKET"] = redis.SocketPath });
-        string? with = await Listing.NotHereAsync(transport, new Dictionary<string, string> { ["IPCBENCH_REDIS_URL"] = $"redis://:{password}@127.0.0.1:{redis.Port}", ["IPCBENCH_REDIS_SOCKET"] = redis.SocketPath });
-
-        Assert.NotNull(without);
-        Assert.Contains("asks for a password and none is configured (give it in IPCBENCH_REDIS_URL", without);
-        Assert.Contains(transport == "redis" ? $"127.0.0.1:{redis.Port}" : redis.SocketPath, without);
-        Assert.Null(with);
-    }
-
-    [Theory]
     [InlineData("redis", false)]
     [InlineData("redis", true)]
     [InlineData("redis-uds", false)]

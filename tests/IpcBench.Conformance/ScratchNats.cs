@@ -29,19 +29,13 @@ public sealed class ScratchNats : IAsyncDisposable
     /// <summary>The URL for IPCBENCH_NATS_URL, and the host and port of a nats address.</summary>
     public string Url => $"nats://127.0.0.1:{Port}";
 
-    /// <param name="token">A token it asks of every client (--auth), or none.</param>
-    public static async Task<ScratchNats> StartAsync(string? token = null)
+    public static async Task<ScratchNats> StartAsync()
     {
         int port = LoopbackPort.Free(), monitor = LoopbackPort.Free();
         var info = new ProcessStartInfo("nats-server") { RedirectStandardOutput = true, RedirectStandardError = true };
         foreach (string arg in new[] { "-a", "127.0.0.1", "-p", Invariant(port), "-m", Invariant(monitor) })
         {
             info.ArgumentList.Add(arg);
-        }
-        if (token is not null)
-        {
-            info.ArgumentList.Add("--auth");
-            info.ArgumentList.Add(token);
         }
         var nats = new ScratchNats(Process.Start(info)!, port, monitor);
         _ = nats._server.StandardOutput.ReadToEndAsync();

@@ -50,23 +50,13 @@ internal static class NatsBroker
         };
     }
 
-    /// <summary>
-    /// Null when something accepts TCP connections at the configured server's port within <paramref name="bound"/> and,
-    /// when no credentials are configured, does not ask for them (its INFO line's auth_required); otherwise why not, and
-    /// what to do.
-    /// </summary>
+    /// <summary>Null when something accepts TCP connections at the configured server's port within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
     public static async ValueTask<string?> UnreachableAsync(TimeSpan bound, CancellationToken ct)
     {
         var server = Configured;
         var endpoint = IPAddress.TryParse(Host(server), out var ip) ? (EndPoint)new IPEndPoint(ip, Port(server)) : new DnsEndPoint(server.Host, Port(server));
-        var (answers, info) = server.UserInfo.Length > 0
-            ? (await BrokerProbe.AnswersAsync(endpoint, bound, ct).ConfigureAwait(false), null)
-            : await BrokerProbe.GreetingAsync(endpoint, request: null, bound, ct).ConfigureAwait(false);
-        return !answers ? $"no nats-server answers at {Describe(server)} (set {UrlVariable}, or start one: apt-get install nats-server && nats-server -a 127.0.0.1 &)"
-            : info?.Contains("\"auth_required\":true", StringComparison.Ordinal) == true
-                ? $"the nats-server at {Describe(server)} asks for credentials and none are configured (give them in {UrlVariable}: " +
-                  "nats://user:password@host:port or nats://token@host:port; they go to that server only)"
-            : null;
+        return await BrokerProbe.AnswersAsync(endpoint, bound, ct).ConfigureAwait(false) ? null
+            : $"no nats-server answers at {Describe(server)} (set {UrlVariable}, or start one: apt-get install nats-server && nats-server -a 127.0.0.1 &)";
     }
 
     private static string Host(Uri address) => address.Host == "localhost" ? "127.0.0.1" : address.Host; // it may listen on IPv4 only

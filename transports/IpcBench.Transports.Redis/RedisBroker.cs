@@ -74,10 +74,7 @@ internal static class RedisBroker
         return options;
     }
 
-    /// <summary>
-    /// Null when the configured redis-server accepts connections within <paramref name="bound"/> and, when no password
-    /// is configured, does not ask for one; otherwise why not, and what to do.
-    /// </summary>
+    /// <summary>Null when the configured redis-server accepts connections within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
     public static async ValueTask<string?> UnreachableAsync(bool unixSocket, TimeSpan bound, CancellationToken ct)
     {
         EndPoint endpoint;
@@ -90,20 +87,13 @@ internal static class RedisBroker
             // Named, not quoted: the variable may hold a password.
             return $"{(unixSocket ? SocketVariable : UrlVariable)} is not a usable redis-server address: {e.GetType().Name}";
         }
-        // Without a password of ours, a PING says whether the server asks for one (NOAUTH): it would refuse every client.
-        bool loginConfigured = ConfiguredUrl.UserInfo.Length > 0;
-        var (answers, reply) = loginConfigured
-            ? (await BrokerProbe.AnswersAsync(endpoint, bound, ct).ConfigureAwait(false), null)
-            : await BrokerProbe.GreetingAsync(endpoint, "PING\r\n"u8.ToArray(), bound, ct).ConfigureAwait(false);
-        string server = unixSocket ? ConfiguredSocket : Describe(ConfiguredUrl, false);
-        if (!answers)
+        if (await BrokerProbe.AnswersAsync(endpoint, bound, ct).ConfigureAwait(false))
         {
-            return $"no redis-server answers at {server} (set {(unixSocket ? SocketVariable : UrlVariable)}, or start one: apt-get install redis-server && " +
-                   $"redis-server --bind 127.0.0.1 --unixsocket {DefaultSocket} --unixsocketperm 700 --save '' --daemonize yes)";
+            return null;
         }
-        return reply?.StartsWith("-NOAUTH", StringComparison.Ordinal) == true
-            ? $"the redis-server at {server} asks for a password and none is configured (give it in {UrlVariable}: redis://:PASSWORD@host:port; it goes to that server only)"
-            : null;
+        string where = unixSocket ? $"at {ConfiguredSocket} (set {SocketVariable}" : $"at {Describe(ConfiguredUrl, false)} (set {UrlVariable}";
+        return $"no redis-server answers {where}, or start one: apt-get install redis-server && " +
+               $"redis-server --bind 127.0.0.1 --unixsocket {DefaultSocket} --unixsocketperm 700 --save '' --daemonize yes)";
     }
 
     private static EndPoint Endpoint(Uri address, bool unixSocket)
