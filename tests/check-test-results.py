@@ -35,8 +35,8 @@ def listed_cases(listing):
 
 
 def results(trx_dir):
-    """Every reported case as (assembly, name, outcome, message), from every trx file under trx_dir. A failure's
-    message ends with the top of its stack trace."""
+    """Every reported case as (assembly, name, outcome, message), from every trx file under trx_dir. A skip's message
+    is its reason; a failure's ends with its stack trace."""
     files = sorted(pathlib.Path(trx_dir).glob("**/*.trx"))
     if not files:
         sys.exit(f"{trx_dir}: no trx file: did dotnet test run with --logger trx?")
@@ -45,9 +45,11 @@ def results(trx_dir):
         assembly_of = {unit.get("id"): pathlib.PurePath(unit.find(f"{TRX}TestMethod").get("codeBase")).stem
                        for unit in root.iter(f"{TRX}UnitTest")}
         for result in root.iter(f"{TRX}UnitTestResult"):
-            error = [result.find(f"{TRX}Output/{TRX}ErrorInfo/{TRX}{part}") for part in ("Message", "StackTrace")]
+            outcome = result.get("outcome")
+            parts = ("Message",) if outcome in ("Passed", "NotExecuted") else ("Message", "StackTrace")
+            error = [result.find(f"{TRX}Output/{TRX}ErrorInfo/{TRX}{part}") for part in parts]
             message = "\n".join((part.text or "").strip() for part in error if part is not None)
-            yield assembly_of[result.get("testId")], result.get("testName"), result.get("outcome"), message.strip()
+            yield assembly_of[result.get("testId")], result.get("testName"), outcome, message.strip()
 
 
 def expected_skips(path):

@@ -158,7 +158,7 @@ public class FaultTests
     private static Process StartPing(TestServer server, string transport, params string[] run)
     {
         var info = ServerCommand.Resolve().StartInfo();
-        foreach (string arg in new[] { "ping", "--transport", transport, "--server", server.ClientAddress().ToString(), "--warmup", "0", "--no-results" }.Concat(run))
+        foreach (string arg in new[] { "ping", "--transport", transport, "--server", server.ClientAddress().AbsoluteUri, "--warmup", "0", "--no-results" }.Concat(run))
         {
             info.ArgumentList.Add(arg);
         }

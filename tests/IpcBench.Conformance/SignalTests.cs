@@ -22,7 +22,7 @@ public partial class SignalTests
         Assert.SkipUnless(OperatingSystem.IsLinux(), "signals threads by their ids from /proc, which is Linux's");
         await using var server = await TestServer.StartAsync(transport, variant);
         var info = ServerCommand.Resolve().StartInfo();
-        foreach (string arg in new[] { "ping", "--transport", transport, "--server", server.ClientAddress().ToString(), "--warmup", "100", "--duration", "500ms", "--no-results" })
+        foreach (string arg in new[] { "ping", "--transport", transport, "--server", server.ClientAddress().AbsoluteUri, "--warmup", "100", "--duration", "500ms", "--no-results" })
         {
             info.ArgumentList.Add(arg);
         }

@@ -10,8 +10,19 @@ namespace IpcBench.Tests;
 /// </summary>
 public class AddressTextTests
 {
-    public static TheoryData<string> Paths => new(
-        "/tmp/ipcbench-test ,;=%41b2/bus", "/tmp/a%ab/s.sock", "/tmp/a%25b/s.sock", "/tmp/a%zz/s.sock", "/tmp/what?/s.sock", "/tmp/#1/s.sock", "/tmp/plain/s.sock");
+    public static TheoryData<string> Paths
+    {
+        get
+        {
+            var paths = new TheoryData<string>("/tmp/ipcbench-test ,;=%41b2/bus", "/tmp/a%ab/s.sock", "/tmp/a%25b/s.sock", "/tmp/a%zz/s.sock",
+                "/tmp/what?/s.sock", "/tmp/#1/s.sock", "/tmp/plain/s.sock");
+            if (!OperatingSystem.IsWindows())
+            {
+                paths.Add("/tmp/back\\slash/s.sock"); // a name's character, not a separator, off Windows
+            }
+            return paths;
+        }
+    }
 
     [Theory]
     [MemberData(nameof(Paths))]

@@ -44,10 +44,15 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
         {
             while (LibZmq.Send(_socket, r, (nuint)request.Length, 0) < 0)
             {
-                if (!LibZmq.Interrupted || Stopwatch.GetElapsedTime(started) >= _timeout)
+                if (!LibZmq.Interrupted)
                 {
-                    throw Failure("send"); // an interrupted send sent nothing: it is tried again
+                    throw Failure("send");
                 }
+                if (Stopwatch.GetElapsedTime(started) >= _timeout)
+                {
+                    throw TransportErrors.NoReply(_peer, _timeout);
+                }
+                // An interrupted send sent nothing: it is tried again.
             }
         }
         LibZmq.Message message;

@@ -5,7 +5,16 @@ namespace IpcBench.Transports.ZeroMQ;
 /// <summary>A libzmq context (<c>zmq_ctx_new</c>), terminated once it is disposed and no socket of its is open.</summary>
 internal sealed class ZmqContextHandle() : SafeHandleZeroOrMinusOneIsInvalid(ownsHandle: true)
 {
-    protected override bool ReleaseHandle() => LibZmq.ContextTerm(handle) == 0;
+    protected override bool ReleaseHandle()
+    {
+        // zmq_ctx_term waits for its reaper and returns EINTR when a signal ends the wait (LibZmq.Interrupted): the
+        // context, its I/O thread and its reaper would be left, one set per connection a signal happened to land on.
+        int result;
+        while ((result = LibZmq.ContextTerm(handle)) != 0 && LibZmq.Interrupted)
+        {
+        }
+        return result == 0;
+    }
 }
 
 /// <summary>

@@ -49,8 +49,10 @@ public static class PathAddress
     /// <summary>The address of a file path: <c>scheme:///path</c>, whatever characters the path holds.</summary>
     public static Uri ToUri(string scheme, string path)
     {
-        // Escaped where a URI would read the path otherwise: '%' as an escape, '?' and '#' as its query and fragment.
-        string p = path.Replace('\\', '/').Replace("%", "%25").Replace("?", "%3F").Replace("#", "%23");
+        // Escaped where a URI would read the path otherwise: '%' as an escape, '?' and '#' as its query and fragment, and
+        // '\' as a separator, which it is on Windows alone.
+        string p = path.Replace("%", "%25").Replace("?", "%3F").Replace("#", "%23");
+        p = OperatingSystem.IsWindows() ? p.Replace('\\', '/') : p.Replace("\\", "%5C");
         return new Uri($"{scheme}://{(p.StartsWith('/') ? "" : "/")}{p}");
     }
 }
