@@ -35,9 +35,10 @@ public interface ITransport
 
     /// <summary>
     /// Null when the transport runs here now; otherwise why not, and how to fix it: <see cref="UnsupportedReason"/>, and
-    /// for a brokered transport whether its broker answers within <paramref name="bound"/>.
+    /// for a brokered transport whether the broker <paramref name="address"/> names answers within <paramref name="bound"/>
+    /// (null: the configured broker, which a run that names its own, such as <c>ping --server</c>, never uses).
     /// </summary>
-    ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) => ValueTask.FromResult(UnsupportedReason);
+    ValueTask<string?> ProbeAsync(Uri? address, TimeSpan bound, CancellationToken ct = default) => ValueTask.FromResult(UnsupportedReason);
 
     /// <summary>
     /// Why its client cannot run in a NativeAOT build (the library's reflection or runtime code generation, as the

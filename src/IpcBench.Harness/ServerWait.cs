@@ -19,7 +19,8 @@ public static class ServerWait
     /// Why <paramref name="transport"/> does not run here once <paramref name="patience"/> is spent, or null as soon as it
     /// does: what it needs (a broker booting in another container) may still be coming.
     /// </summary>
-    public static async ValueTask<string?> UnsupportedReasonAsync(ITransport transport, TimeSpan patience, CancellationToken ct)
+    /// <param name="address">The server the run will use (a brokered transport's broker); null: the configured one.</param>
+    public static async ValueTask<string?> UnsupportedReasonAsync(ITransport transport, Uri? address, TimeSpan patience, CancellationToken ct)
     {
         if (ClientRuntime.Refuses(transport) is { } notInThisBuild)
         {
@@ -27,7 +28,7 @@ public static class ServerWait
         }
         var deadline = DateTime.UtcNow + patience;
         string? reason;
-        while ((reason = await transport.ProbeAsync(ProbeBound, ct).ConfigureAwait(false)) is not null && DateTime.UtcNow + RetryInterval < deadline)
+        while ((reason = await transport.ProbeAsync(address, ProbeBound, ct).ConfigureAwait(false)) is not null && DateTime.UtcNow + RetryInterval < deadline)
         {
             await Task.Delay(RetryInterval, ct).ConfigureAwait(false);
         }

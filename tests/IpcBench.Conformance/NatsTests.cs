@@ -18,7 +18,7 @@ public class NatsTests
     public async Task Runs_where_the_tests_run()
     {
         // The broker ./test.sh starts: a loaded machine may take a while to answer, so a probe is retried for 10 s.
-        Assert.Null(await ServerWait.UnsupportedReasonAsync(TransportRegistry.Get("nats"), TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken));
+        Assert.Null(await ServerWait.UnsupportedReasonAsync(TransportRegistry.Get("nats"), null, TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken));
     }
 
     [Theory]

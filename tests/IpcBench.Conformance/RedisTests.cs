@@ -21,7 +21,7 @@ public class RedisTests
     public async Task Runs_where_the_tests_run(string transport)
     {
         // The broker ./test.sh starts: a loaded machine may take a while to answer, so a probe is retried for 10 s.
-        Assert.Null(await ServerWait.UnsupportedReasonAsync(TransportRegistry.Get(transport), TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken));
+        Assert.Null(await ServerWait.UnsupportedReasonAsync(TransportRegistry.Get(transport), null, TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken));
     }
 
     [Theory]

@@ -29,6 +29,6 @@ public static class RunsHere
 
     private static async Task<string?> WhyNotAsync(ITransport transport) =>
         transport.Capabilities.Has(TransportFeatures.Brokered)
-            ? await ServerWait.UnsupportedReasonAsync(transport, BrokerPatience, CancellationToken.None)
+            ? await ServerWait.UnsupportedReasonAsync(transport, null, BrokerPatience, CancellationToken.None)
             : transport.UnsupportedReason;
 }

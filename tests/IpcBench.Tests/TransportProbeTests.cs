@@ -1,4 +1,7 @@
 using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
 using IpcBench.Transports;
 
 namespace IpcBench.Tests;
@@ -27,7 +30,7 @@ public class TransportProbeTests
             Assert.True(watch.Elapsed < TimeSpan.FromMilliseconds(100), $"the property took {watch.Elapsed}: it did I/O");
 
             watch.Restart();
-            string? reason = await transport.ProbeAsync(TimeSpan.FromMilliseconds(300), TestContext.Current.CancellationToken);
+            string? reason = await transport.ProbeAsync(null, TimeSpan.FromMilliseconds(300), TestContext.Current.CancellationToken);
 
             Assert.Contains(why, reason);
             Assert.True(watch.Elapsed < TimeSpan.FromSeconds(2), $"the probe took {watch.Elapsed}, its bound 300 ms");
@@ -37,4 +40,27 @@ public class TransportProbeTests
             Environment.SetEnvironmentVariable(variable, before);
         }
     }
+
+    [Theory]
+    [InlineData("nats", "nats://127.0.0.1:{0}/", "no nats-server answers at 127.0.0.1:{0}")]
+    [InlineData("redis", "redis://127.0.0.1:{0}/", "no redis-server answers at 127.0.0.1:{0}")]
+    [InlineData("amqp", "amqp://127.0.0.1:{0}/", "no RabbitMQ broker answers at 127.0.0.1:{0}")]
+    public async Task A_probe_given_an_address_asks_the_broker_it_names_not_the_configured_one(string name, string address, string dead)
+    {
+        // ping --server names the broker the run will use; the configured one may be down, or elsewhere, or answer
+        // while the named one does not.
+        var transport = TransportRegistry.Get(name);
+        int deadPort = Conformance.LoopbackPort.Free();
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        int livePort = ((IPEndPoint)listener.LocalEndpoint).Port;
+
+        string? deadReason = await transport.ProbeAsync(new Uri(Format(address, deadPort)), TimeSpan.FromMilliseconds(300), TestContext.Current.CancellationToken);
+        string? liveReason = await transport.ProbeAsync(new Uri(Format(address, livePort)), TimeSpan.FromSeconds(5), TestContext.Current.CancellationToken);
+
+        Assert.Contains(Format(dead, deadPort), deadReason);
+        Assert.Null(liveReason);
+    }
+
+    private static string Format(string format, int port) => string.Format(CultureInfo.InvariantCulture, format, port);
 }

@@ -50,10 +50,10 @@ internal static class NatsBroker
         };
     }
 
-    /// <summary>Null when something accepts TCP connections at the configured server's port within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
-    public static async ValueTask<string?> UnreachableAsync(TimeSpan bound, CancellationToken ct)
+    /// <summary>Null when something accepts TCP connections at the server's port (<paramref name="address"/>'s, else the configured one's) within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
+    public static async ValueTask<string?> UnreachableAsync(Uri? address, TimeSpan bound, CancellationToken ct)
     {
-        var server = Configured;
+        var server = address ?? Configured;
         var endpoint = IPAddress.TryParse(Host(server), out var ip) ? (EndPoint)new IPEndPoint(ip, Port(server)) : new DnsEndPoint(server.Host, Port(server));
         return await BrokerProbe.AnswersAsync(endpoint, bound, ct).ConfigureAwait(false) ? null
             : $"no nats-server answers at {Describe(server)} (set {UrlVariable}, or start one: apt-get install nats-server && nats-server -a 127.0.0.1 &)";

@@ -38,7 +38,7 @@ public sealed class NatsTransport : ITransport
 
     public string? UnsupportedReason => null;
 
-    public ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) => NatsBroker.UnreachableAsync(bound, ct);
+    public ValueTask<string?> ProbeAsync(Uri? address, TimeSpan bound, CancellationToken ct = default) => NatsBroker.UnreachableAsync(address, bound, ct);
 
     /// <summary>Requests on one connection are independent: the shared inbox tells their replies apart.</summary>
     public TransportCapabilities Capabilities => new(

@@ -44,7 +44,7 @@ public sealed class AmqpTransport : ITransport
 
     public string? UnsupportedReason => null;
 
-    public ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) => Broker.UnreachableAsync(bound, ct);
+    public ValueTask<string?> ProbeAsync(Uri? address, TimeSpan bound, CancellationToken ct = default) => Broker.UnreachableAsync(address, bound, ct);
 
     public TransportCapabilities Capabilities => new(
         TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.CrossHost | TransportFeatures.Brokered,

@@ -92,10 +92,10 @@ internal static class Broker
             : ("guest", "guest");
     }
 
-    /// <summary>Null when something accepts TCP connections at the configured broker's port within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
-    public static async ValueTask<string?> UnreachableAsync(TimeSpan bound, CancellationToken ct)
+    /// <summary>Null when something accepts TCP connections at the broker's port (<paramref name="address"/>'s, else the configured one's) within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
+    public static async ValueTask<string?> UnreachableAsync(Uri? address, TimeSpan bound, CancellationToken ct)
     {
-        var broker = Configured;
+        var broker = address ?? Configured;
         string host = broker.Host == "localhost" ? "127.0.0.1" : broker.Host;
         int port = broker.Port > 0 ? broker.Port : DefaultPort;
         var endpoint = IPAddress.TryParse(host, out var ip) ? (EndPoint)new IPEndPoint(ip, port) : new DnsEndPoint(host, port);

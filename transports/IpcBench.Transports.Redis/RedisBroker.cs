@@ -74,24 +74,29 @@ internal static class RedisBroker
         return options;
     }
 
-    /// <summary>Null when the configured redis-server accepts connections within <paramref name="bound"/>; otherwise why not, and how to start one.</summary>
-    public static async ValueTask<string?> UnreachableAsync(bool unixSocket, TimeSpan bound, CancellationToken ct)
+    /// <summary>
+    /// Null when the redis-server <paramref name="address"/> names (null: the configured one) accepts connections within
+    /// <paramref name="bound"/>; otherwise why not, and how to start one.
+    /// </summary>
+    public static async ValueTask<string?> UnreachableAsync(bool unixSocket, Uri? address, TimeSpan bound, CancellationToken ct)
     {
         EndPoint endpoint;
+        string server;
         try
         {
-            endpoint = Endpoint(DefaultAddress("redis", unixSocket), unixSocket);
+            server = address is not null ? Describe(address, unixSocket) : unixSocket ? ConfiguredSocket : Describe(ConfiguredUrl, false);
+            endpoint = Endpoint(address ?? DefaultAddress("redis", unixSocket), unixSocket);
         }
         catch (Exception e) when (e is UriFormatException or ArgumentException)
         {
             // Named, not quoted: the variable may hold a password.
-            return $"{(unixSocket ? SocketVariable : UrlVariable)} is not a usable redis-server address: {e.GetType().Name}";
+            return $"{(address is not null ? "the address" : unixSocket ? SocketVariable : UrlVariable)} is not a usable redis-server address: {e.GetType().Name}";
         }
         if (await BrokerProbe.AnswersAsync(endpoint, bound, ct).ConfigureAwait(false))
         {
             return null;
         }
-        string where = unixSocket ? $"at {ConfiguredSocket} (set {SocketVariable}" : $"at {Describe(ConfiguredUrl, false)} (set {UrlVariable}";
+        string where = $"at {server} (set {(unixSocket ? SocketVariable : UrlVariable)}";
         return $"no redis-server answers {where}, or start one: apt-get install redis-server && " +
                $"redis-server --bind 127.0.0.1 --unixsocket {DefaultSocket} --unixsocketperm 700 --save '' --daemonize yes)";
     }

@@ -56,8 +56,8 @@ public sealed class RedisTransport : ITransport
 
     public string? UnsupportedReason => _unixSocket && !System.Net.Sockets.Socket.OSSupportsUnixDomainSockets ? "this OS has no Unix domain sockets" : null;
 
-    public async ValueTask<string?> ProbeAsync(TimeSpan bound, CancellationToken ct = default) =>
-        UnsupportedReason ?? await RedisBroker.UnreachableAsync(_unixSocket, bound, ct).ConfigureAwait(false);
+    public async ValueTask<string?> ProbeAsync(Uri? address, TimeSpan bound, CancellationToken ct = default) =>
+        UnsupportedReason ?? await RedisBroker.UnreachableAsync(_unixSocket, address, bound, ct).ConfigureAwait(false);
 
     /// <summary>Requests on one connection are independent: their ids tell the replies apart.</summary>
     public TransportCapabilities Capabilities => new(

@@ -56,7 +56,7 @@ internal static class ListCommand
     private static string?[] Probe()
     {
         var probes = TransportRegistry.All.Select(t => ClientRuntime.Refuses(t) is { } refused ? Task.FromResult<string?>(refused)
-            : t.ProbeAsync(ServerWait.ProbeBound).AsTask()).ToArray();
+            : t.ProbeAsync(null, ServerWait.ProbeBound).AsTask()).ToArray();
         Task.WaitAll(probes);
         return [.. probes.Select(p => p.Result)];
     }

@@ -44,7 +44,7 @@ internal static class ServeCommand
     private static async Task<int> RunAsync(Contract.ITransport transport, ParseResult parsed, TransportOptionFlags flags, Uri? address,
         int cpu, int parentPid, TimeSpan patience, int? replySize)
     {
-        if (await ServerWait.UnsupportedReasonAsync(transport, patience, CancellationToken.None) is { } reason)
+        if (await ServerWait.UnsupportedReasonAsync(transport, address, patience, CancellationToken.None) is { } reason)
         {
             throw new UnsupportedException($"{transport.Name} does not run here: {reason}");
         }

@@ -28,7 +28,7 @@ public static class CaseRunner
     /// <summary>Why <paramref name="spec"/> cannot run here (a missing broker, a payload too large, an isolation it cannot cross), or null.</summary>
     public static async Task<string?> RefusesAsync(ITransport transport, CaseSpec spec, CancellationToken ct)
     {
-        if (await ServerWait.UnsupportedReasonAsync(transport, spec.WaitForServer, ct).ConfigureAwait(false) is { } reason)
+        if (await ServerWait.UnsupportedReasonAsync(transport, spec.Server, spec.WaitForServer, ct).ConfigureAwait(false) is { } reason)
         {
             return $"{transport.Name} does not run here: {reason}";
         }
