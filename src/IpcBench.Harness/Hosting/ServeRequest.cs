@@ -36,7 +36,7 @@ public sealed record ServeRequest(string Transport)
         yield return TransportOption; yield return Transport;
         if (Address is not null)
         {
-            yield return AddressOption; yield return Address.AbsoluteUri; // ToString() unescapes: a path's "%25ab" would come back as byte 0xab
+            yield return AddressOption; yield return Address.AbsoluteUri; // ToString() unescapes: a folder "x%41" would come back as "xA"
         }
         if (Cpu is int cpu)
         {
