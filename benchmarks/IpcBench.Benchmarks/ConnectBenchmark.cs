@@ -57,7 +57,7 @@ public class ConnectBenchmark
         var clientCost = _clientCost.Stop(_cycles);
         var serverAfter = await ConnectLoop.QueryServerAsync(_transport!, _address!, CancellationToken.None);
         LatencySidecar.Write(Scenario, Transport, new(Size, Size),
-            _recorder.Result(0, clientCost, ConnectLoop.ServerCpuPerCycle(_serverBefore, serverAfter, _cycles)));
+            _recorder.Result(0, clientCost, ConnectLoop.ServerSharePerCycle(_serverBefore, serverAfter, _cycles)));
         if (_server is not null)
         {
             await _server.DisposeAsync();

@@ -23,7 +23,7 @@ public class RoundTripBenchmark
     private bool _tolerateLoss;
     private long _requests;
     private CostMeter _clientCost;
-    private ServerStats.CpuMeter? _serverCpu;
+    private ServerStats.Meter? _serverShare;
 
     [ParamsSource(typeof(SuiteSettings), nameof(SuiteSettings.Transports))]
     public string Transport { get; set; } = "tcp";
@@ -42,7 +42,7 @@ public class RoundTripBenchmark
         _tolerateLoss = transport.Capabilities.MayLoseMessages;
         var exchange = _exchange;
         await SuiteSettings.WarmUpAsync(100, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
-        _serverCpu = await ServerStats.CpuMeter.StartAsync(_connection, _tolerateLoss);
+        _serverShare = await ServerStats.Meter.StartAsync(_connection, _tolerateLoss);
         _clientCost = CostMeter.Start();
     }
 
@@ -69,12 +69,12 @@ public class RoundTripBenchmark
     {
         // CPU per request over everything since setup: pilot, warm-up and measured iterations alike.
         var clientCost = _clientCost.Stop(_requests);
-        double? serverCpu = _serverCpu is null ? null : await _serverCpu.StopAsync();
+        var serverShare = _serverShare is null ? null : await _serverShare.StopAsync();
         if (_connection is not null)
         {
             await _connection.DisposeAsync();
         }
-        LatencySidecar.Write(Scenario, Transport, Size, _recorder.Result(LostReplies, clientCost, serverCpu));
+        LatencySidecar.Write(Scenario, Transport, Size, _recorder.Result(LostReplies, clientCost, serverShare));
         if (_server is not null)
         {
             await _server.DisposeAsync();

@@ -33,7 +33,7 @@ public class ThroughputBenchmark
     private LaneThreads? _lanes;
     private long[] _busyTicks = [];
     private CostMeter _cost;
-    private ServerStats.CpuMeter? _serverCpu;
+    private ServerStats.Meter? _serverShare;
     private long _measuring;
 
     [ParamsSource(typeof(SuiteSettings), nameof(SuiteSettings.Transports))]
@@ -69,7 +69,7 @@ public class ThroughputBenchmark
         }
         Array.Clear(_busyTicks);
         _measuring = 0;
-        _serverCpu = await ServerStats.CpuMeter.StartAsync(_connections[0], options.TolerateLoss);
+        _serverShare = await ServerStats.Meter.StartAsync(_connections[0], options.TolerateLoss);
         _cost = CostMeter.Start();
     }
 
@@ -91,10 +91,10 @@ public class ThroughputBenchmark
     {
         long requests = _loops.Sum(l => l.Recorder.Count + l.Errors);
         var cost = _cost.Stop(requests) with { Elapsed = Stopwatch.GetElapsedTime(0, _measuring) };
-        double? serverCpu = _serverCpu is null ? null : await _serverCpu.StopAsync();
+        var serverShare = _serverShare is null ? null : await _serverShare.StopAsync();
         _lanes?.Dispose();
         var recorder = LatencyRecorder.Combine([.. _loops.Select(l => l.Recorder)]);
-        LatencySidecar.Write(Scenario, Transport, new(Size, Size), recorder.Result(_loops.Sum(l => l.Errors), cost, serverCpu) with
+        LatencySidecar.Write(Scenario, Transport, new(Size, Size), recorder.Result(_loops.Sum(l => l.Errors), cost, serverShare) with
         {
             ClientRequestsPerSecond = [.. _loops.Select(l => l.Recorder.Count / Stopwatch.GetElapsedTime(0, Math.Max(_busyTicks[l.Index], 1)).TotalSeconds)],
         }, Clients);

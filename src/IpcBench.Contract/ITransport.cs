@@ -140,19 +140,19 @@ public sealed class RequestHandler(RequestHandler.Respond respond, int maxReply 
     /// The room the reply to a request of <paramref name="requestLength"/> bytes needs: the request's (an echo), the stats
     /// reply's, or <see cref="MaxReply"/>.
     /// </summary>
-    public int ReplyCapacity(int requestLength) => Math.Max(Math.Max(requestLength, Handlers.StatsMessageSize), MaxReply);
+    public int ReplyCapacity(int requestLength) => Math.Max(Math.Max(requestLength, Handlers.StatsReplySize), MaxReply);
 
     /// <summary>
     /// The reply in an array of its own, exactly its length, for the frameworks that take a result as an array (gRPC's
     /// message, a SignalR hub, JSON-RPC): one array per reply. A request shorter than the stats reply is answered on the
-    /// stack first, so a 1 B echo does not cost a 32 B array and a copy.
+    /// stack first, so a 1 B echo does not cost a 128 B array and a copy.
     /// </summary>
     public byte[] ReplyArray(ReadOnlySpan<byte> request)
     {
         int capacity = ReplyCapacity(request.Length);
-        if (capacity == Handlers.StatsMessageSize)
+        if (capacity == Handlers.StatsReplySize)
         {
-            Span<byte> small = stackalloc byte[Handlers.StatsMessageSize];
+            Span<byte> small = stackalloc byte[Handlers.StatsReplySize];
             return small[..Handle(request, small)].ToArray();
         }
         byte[] reply = new byte[capacity];
@@ -163,11 +163,11 @@ public sealed class RequestHandler(RequestHandler.Respond respond, int maxReply 
 
 public static class Handlers
 {
-    /// <summary>
-    /// The size of the stats request and its reply, which every IpcBench server answers beside its handler (the harness's
-    /// ServerStats): a server's reply buffer has room for it whatever the request's size.
-    /// </summary>
+    /// <summary>The size of the stats request, which every IpcBench server answers beside its handler (the harness's ServerStats).</summary>
     public const int StatsMessageSize = 32;
+
+    /// <summary>The size of the stats reply: a server's reply buffer has room for it whatever the request's size.</summary>
+    public const int StatsReplySize = 128;
 
     /// <summary>Replies with the request, byte for byte.</summary>
     public static readonly RequestHandler Echo = new(static (request, reply) =>

@@ -102,6 +102,10 @@ internal static class ResultsBounds
         field.Number(c + "client_cpu_us_per_op", r.ClientCpuUsPerOp, MaxMicroseconds);
         field.Number(c + "server_cpu_us_per_op", r.ServerCpuUsPerOp, MaxMicroseconds);
         field.Number(c + "allocated_bytes_per_op", r.AllocatedBytesPerOp, MaxRate);
+        foreach (var (side, anatomy) in new[] { ("client", r.Anatomy?.Client), ("server", r.Anatomy?.Server) })
+        {
+            CheckAnatomy(field, $"{c}anatomy.{side}.", anatomy);
+        }
         field.List(c + "percentiles_us", r.PercentilesUs, MaxList);
         for (int i = 0; i < r.PercentilesUs.Count; i++)
         {
@@ -109,6 +113,21 @@ internal static class ResultsBounds
             field.Number($"{c}percentiles_us[{i}].us", r.PercentilesUs[i].Us, MaxMicroseconds);
         }
         field.Numbers(c + "samples_us", r.SamplesUs, MaxMicroseconds);
+    }
+
+    private static void CheckAnatomy(Field field, string a, SideAnatomy? side)
+    {
+        if (side is null)
+        {
+            return;
+        }
+        field.Number(a + "user_us", side.UserUs, MaxMicroseconds);
+        field.Number(a + "system_us", side.SystemUs, MaxMicroseconds);
+        field.Number(a + "voluntary_switches", side.VoluntarySwitches, MaxCount);
+        field.Number(a + "involuntary_switches", side.InvoluntarySwitches, MaxCount);
+        field.Number(a + "runnable_wait_us", side.RunnableWaitUs, MaxMicroseconds);
+        field.Number(a + "threads_ran", side.ThreadsRan, MaxCount);
+        field.Number(a + "allocated_bytes", side.AllocatedBytes, MaxRate);
     }
 
     /// <summary>Checks one field at a time and names it, after the file, in the one line it throws.</summary>

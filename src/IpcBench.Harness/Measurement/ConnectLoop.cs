@@ -37,15 +37,15 @@ public static class ConnectLoop
         }
         var cost = meter.Stop(options.Count);
         var serverAfter = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
-        return recorder.Result(0, cost, ServerCpuPerCycle(serverBefore, serverAfter, options.Count));
+        return recorder.Result(0, cost, ServerSharePerCycle(serverBefore, serverAfter, options.Count));
     }
 
     /// <summary>
-    /// The server's CPU per cycle, not per request: a cycle may carry a transport's own connect probe besides its one
+    /// The server's share per cycle, not per request: a cycle may carry a transport's own connect probe besides its one
     /// request. Null unless both stats requests were answered.
     /// </summary>
-    public static double? ServerCpuPerCycle(ServerStats.Snapshot? before, ServerStats.Snapshot? after, long cycles) =>
-        before is { } b && after is { } a ? a.CpuUsPer(b, cycles) : null;
+    public static ServerStats.ServerShare? ServerSharePerCycle(ServerStats.Snapshot? before, ServerStats.Snapshot? after, long cycles) =>
+        before is { } b && after is { } a ? a.ShareSince(b, cycles) : null;
 
     /// <summary>One connect, request, checked reply, close; returns its duration in Stopwatch ticks.</summary>
     public static async Task<long> CycleAsync(ITransport transport, Uri address, byte[] request, byte[] reply, CancellationToken ct)

@@ -80,8 +80,8 @@ public sealed class LatencyRecorder
     };
 
     /// <summary>A loop's result over these round trips: their summary, curve and sample.</summary>
-    public LoopResult Result(long errors, Cost cost, double? serverCpuUsPerOp) =>
-        new(Summarize(), errors, cost, serverCpuUsPerOp) { Curve = Curve(), SamplesUs = Sample(), Recorder = this };
+    public LoopResult Result(long errors, Cost cost, ServerStats.ServerShare? server) =>
+        new(Summarize(), errors, cost, server?.CpuUsPerOp) { ServerAnatomy = server?.Anatomy, Curve = Curve(), SamplesUs = Sample(), Recorder = this };
 
     /// <summary>The percentiles a latency curve is drawn through: the body, then ever finer steps into the tail.</summary>
     public static IReadOnlyList<double> CurvePercentiles { get; } = [0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100];

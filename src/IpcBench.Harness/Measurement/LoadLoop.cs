@@ -41,6 +41,9 @@ public sealed record LoopResult(LatencySummary Latency, long Errors, Cost Cost, 
 {
     public double RequestsPerSecond => Latency.Count / Cost.Elapsed.TotalSeconds;
 
+    /// <summary>The server's anatomy per request, as it reported it (null: it did not); the client's is <see cref="Cost"/>'s.</summary>
+    public Results.SideAnatomy? ServerAnatomy { get; init; }
+
     /// <summary>The latency curve over every measured request (<see cref="LatencyRecorder.Curve"/>).</summary>
     public IReadOnlyList<PercentilePoint> Curve { get; init; } = [];
 
@@ -99,7 +102,7 @@ public static class LoadLoop
             loop.Reset();
         }
 
-        var server = await ServerStats.CpuMeter.StartAsync(connections[0], options.TolerateLoss, ct).ConfigureAwait(false);
+        var server = await ServerStats.Meter.StartAsync(connections[0], options.TolerateLoss, ct).ConfigureAwait(false);
         if (released is not null)
         {
             await released(ct).ConfigureAwait(false);
@@ -110,13 +113,14 @@ public static class LoadLoop
         long[] ends = await Task.Run(() => lanes.Run((loop, token) => loop.RunAsync(start, deadline,
             options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options, loop.Index, options.Count),
             loop.Index == 0 ? progress : null, token), Timeout.InfiniteTimeSpan, ct), CancellationToken.None).ConfigureAwait(false);
+        var stopped = meter.Stop(); // first: what runs after the loop (and its first JIT) is not the requests' cost
 
         long completed = loops.Sum(l => l.Recorder.Count);
         long end = ends.Max();
-        var cost = meter.Stop(completed) with { Elapsed = Stopwatch.GetElapsedTime(start, end) };
-        double? serverCpu = await server.StopAsync(ct).ConfigureAwait(false);
+        var cost = stopped.Per(completed) with { Elapsed = Stopwatch.GetElapsedTime(start, end) };
+        var serverShare = await server.StopAsync(ct).ConfigureAwait(false);
         var recorder = LatencyRecorder.Combine([.. loops.Select(l => l.Recorder)]);
-        return recorder.Result(loops.Sum(l => l.Errors), cost, serverCpu) with
+        return recorder.Result(loops.Sum(l => l.Errors), cost, serverShare) with
         {
             ClientRequestsPerSecond = loops.GroupBy(l => l.Index / options.InFlight)
                 .Select(client => client.Sum(l => l.Recorder.Count) / Stopwatch.GetElapsedTime(start, client.Max(l => ends[l.Index])).TotalSeconds)

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
 using IpcBench.Contract;
+using IpcBench.Harness.Results;
 
 namespace IpcBench.Harness.Measurement;
 
@@ -8,8 +9,9 @@ namespace IpcBench.Harness.Measurement;
 /// How a server tells its client what serving cost it, in-band, so that it works wherever the server
 /// runs (another container, another host). The client sends the 32-byte stats request (the marker
 /// then 16 zero bytes); the server answers with the marker, its process CPU time in microseconds
-/// (user + system, every thread; -1 when it cannot tell) and the number of ordinary requests it has served, both int64
-/// little-endian. Any other request is handled as usual. See docs/wire-format.md.
+/// (user + system, every thread; -1 when it cannot tell) and the number of ordinary requests it has served, then its
+/// counters (<see cref="ProcessCounters"/>), all int64 little-endian, 128 bytes in all; a server that cannot tell its
+/// CPU stops after the request count (32 bytes). Any other request is handled as usual. See docs/wire-format.md.
 /// </summary>
 public sealed class ServerStats(RequestHandler inner)
 {
@@ -41,9 +43,15 @@ public sealed class ServerStats(RequestHandler inner)
     /// <summary>"\0ipcbench-stats\0": starts with NUL so that no text payload can be mistaken for it.</summary>
     private static ReadOnlySpan<byte> Marker => "\0ipcbench-stats\0"u8;
 
+    /// <summary>The stats request's size, and the short reply's (CPU time and requests only).</summary>
     public const int MessageSize = Handlers.StatsMessageSize;
 
+    /// <summary>The full reply's size: the short one's, the counters, room to spare.</summary>
+    public const int ReplySize = Handlers.StatsReplySize;
+
     private long _requests;
+    private readonly Lock _counting = new();
+    private ProcessCounters? _previous; // at the last stats request: which threads ran since
 
     /// <summary>The echo handler, or with <paramref name="replySize"/> replies of that size (<see cref="Handlers.FixedReply"/>), with the stats request answered on the side; <paramref name="delayUs"/>: <see cref="TestDelayVariable"/>.</summary>
     public static RequestHandler For(int? replySize, double delayUs = 0)
@@ -71,43 +79,68 @@ public sealed class ServerStats(RequestHandler inner)
 
     private int WriteReply(Span<byte> reply)
     {
-        using var self = Process.GetCurrentProcess();
         Marker.CopyTo(reply);
-        BinaryPrimitives.WriteInt64LittleEndian(reply[16..], CpuNotMeasurable ? -1 : (long)self.TotalProcessorTime.TotalMicroseconds);
-        BinaryPrimitives.WriteInt64LittleEndian(reply[24..], Interlocked.Read(ref _requests));
-        return MessageSize;
+        if (CpuNotMeasurable)
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(reply[16..], -1);
+            BinaryPrimitives.WriteInt64LittleEndian(reply[24..], Interlocked.Read(ref _requests));
+            return MessageSize;
+        }
+        var now = ProcessCounters.Read();
+        int? threadsRan;
+        lock (_counting)
+        {
+            threadsRan = _previous is { } previous ? now.ThreadsRanSince(previous) : null;
+            _previous = now;
+        }
+        long[] fields = [now.CpuUs, Interlocked.Read(ref _requests), now.UserUs, now.SystemUs, now.VoluntarySwitches, now.InvoluntarySwitches,
+            now.RunnableWaitUs, now.AllocatedBytes, threadsRan ?? ProcessCounters.Unknown];
+        for (int i = 0; i < fields.Length; i++)
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(reply[(16 + 8 * i)..], fields[i]);
+        }
+        reply[(16 + 8 * fields.Length)..ReplySize].Clear();
+        return ReplySize;
     }
 
-    /// <summary>A server's cumulative CPU time and request count at one moment.</summary>
-    public readonly record struct Snapshot(long CpuUs, long Requests)
+    /// <summary>A server's cumulative CPU time and request count at one moment, and its counters when it sent them.</summary>
+    /// <param name="ThreadsRan">Its threads that ran since the stats request before this one (null: not told).</param>
+    public readonly record struct Snapshot(long CpuUs, long Requests, ProcessCounters? Counters = null, int? ThreadsRan = null)
     {
-        /// <summary>CPU microseconds per request between <paramref name="earlier"/> and this snapshot; null when the server could not tell.</summary>
-        public double? CpuUsPerRequestSince(Snapshot earlier) => CpuUsPer(earlier, Requests - earlier.Requests);
+        /// <summary>The server's share per request between <paramref name="earlier"/> and this snapshot; null when the server could not tell.</summary>
+        public ServerShare? ShareSince(Snapshot earlier) => ShareSince(earlier, Requests - earlier.Requests);
 
-        /// <summary>CPU microseconds per operation, <paramref name="operations"/> of them since <paramref name="earlier"/>; null when the server could not tell (-1).</summary>
-        public double? CpuUsPer(Snapshot earlier, long operations) =>
-            operations > 0 && CpuUs >= 0 && earlier.CpuUs >= 0 ? (double)(CpuUs - earlier.CpuUs) / operations : null;
+        /// <summary>The server's share per operation, <paramref name="operations"/> of them since <paramref name="earlier"/>; null when the server could not tell (-1).</summary>
+        public ServerShare? ShareSince(Snapshot earlier, long operations) =>
+            operations > 0 && CpuUs >= 0 && earlier.CpuUs >= 0
+                ? new((double)(CpuUs - earlier.CpuUs) / operations,
+                    Counters is { } now && earlier.Counters is { } then ? SideAnatomy.Between(then, now, ThreadsRan, operations) : null)
+                : null;
     }
+
+    /// <summary>The server's share of a stretch, per operation: its CPU time, and its anatomy when it sent its counters.</summary>
+    public sealed record ServerShare(double CpuUsPerOp, SideAnatomy? Anatomy);
 
     /// <summary>
-    /// The server's CPU per request over a stretch, as the server reports it: asked on one connection when the stretch
-    /// starts and again when it ends. Every loop and benchmark brackets its measured requests with one.
+    /// The server's share per request over a stretch (CPU, and its anatomy), as the server reports it: asked on one
+    /// connection when the stretch starts and again when it ends. Every loop and benchmark brackets its measured requests
+    /// with one.
     /// </summary>
-    public sealed class CpuMeter
+    public sealed class Meter
     {
         private readonly IConnection _stats;
         private readonly bool _lossTolerated;
         private readonly Snapshot? _before;
 
-        private CpuMeter(IConnection stats, bool lossTolerated, Snapshot? before) => (_stats, _lossTolerated, _before) = (stats, lossTolerated, before);
+        private Meter(IConnection stats, bool lossTolerated, Snapshot? before) => (_stats, _lossTolerated, _before) = (stats, lossTolerated, before);
 
         /// <param name="lossTolerated">The transport may lose a message (<see cref="QueryAsync"/>).</param>
-        public static async Task<CpuMeter> StartAsync(IConnection stats, bool lossTolerated, CancellationToken ct = default) =>
+        public static async Task<Meter> StartAsync(IConnection stats, bool lossTolerated, CancellationToken ct = default) =>
             new(stats, lossTolerated, await QueryAsync(stats, lossTolerated, ct).ConfigureAwait(false));
 
-        /// <summary>CPU microseconds per request since <see cref="StartAsync"/>; null unless the server answered both times.</summary>
-        public async Task<double?> StopAsync(CancellationToken ct = default) =>
-            _before is { } before && await QueryAsync(_stats, _lossTolerated, ct).ConfigureAwait(false) is { } after ? after.CpuUsPerRequestSince(before) : null;
+        /// <summary>The server's share per request since <see cref="StartAsync"/>; null unless the server answered both times.</summary>
+        public async Task<ServerShare?> StopAsync(CancellationToken ct = default) =>
+            _before is { } before && await QueryAsync(_stats, _lossTolerated, ct).ConfigureAwait(false) is { } after ? after.ShareSince(before) : null;
     }
 
     /// <summary>
@@ -120,7 +153,7 @@ public sealed class ServerStats(RequestHandler inner)
     {
         byte[] request = new byte[MessageSize];
         Marker.CopyTo(request);
-        byte[] reply = new byte[MessageSize];
+        byte[] reply = new byte[ReplySize];
         int length;
         try
         {
@@ -131,10 +164,17 @@ public sealed class ServerStats(RequestHandler inner)
             return null;
         }
         // An echo server that does not know the request sends it back unchanged: zeros after the marker.
-        if (length != MessageSize || !reply.AsSpan().StartsWith(Marker) || reply.AsSpan(Marker.Length).IndexOfAnyExcept((byte)0) < 0)
+        if (length is not (MessageSize or ReplySize) || !reply.AsSpan().StartsWith(Marker) || reply.AsSpan(Marker.Length, length - Marker.Length).IndexOfAnyExcept((byte)0) < 0)
         {
             return null;
         }
-        return new Snapshot(BinaryPrimitives.ReadInt64LittleEndian(reply.AsSpan(16)), BinaryPrimitives.ReadInt64LittleEndian(reply.AsSpan(24)));
+        long Field(int i) => BinaryPrimitives.ReadInt64LittleEndian(reply.AsSpan(16 + 8 * i));
+        var snapshot = new Snapshot(Field(0), Field(1));
+        if (length == MessageSize)
+        {
+            return snapshot; // a server that tells its CPU time alone (the .NET Framework WCF host), or cannot tell even that
+        }
+        var counters = new ProcessCounters(Field(2), Field(3), Field(4), Field(5), Field(6), Field(7), new Dictionary<int, long>());
+        return snapshot with { Counters = counters, ThreadsRan = Field(8) is >= 0 and <= int.MaxValue and var ran ? (int)ran : null };
     }
 }

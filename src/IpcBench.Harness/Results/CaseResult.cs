@@ -66,6 +66,10 @@ public sealed record CaseResult
     /// <summary>Managed bytes the client allocated per request (null: not measured).</summary>
     public double? AllocatedBytesPerOp { get; init; }
 
+    /// <summary>Where a request's time and work went on each side (null: not measured, as in runs from before 2026-11-27).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public Anatomy? Anatomy { get; init; }
+
     /// <summary>The latency curve: percentiles 0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99 and 100.</summary>
     public required IReadOnlyList<PercentilePoint> PercentilesUs { get; init; }
 

@@ -30,6 +30,7 @@ public static class Figures
         ClientCpuUsPerOp = Us(r.Cost.CpuUsPerOp),
         ServerCpuUsPerOp = r.ServerCpuUsPerOp is double s ? Us(s) : null,
         AllocatedBytesPerOp = Bytes(r.Cost.AllocatedBytesPerOp),
+        Anatomy = r.Cost.Anatomy is null && r.ServerAnatomy is null ? null : new(r.Cost.Anatomy, r.ServerAnatomy),
         PercentilesUs = [.. r.Curve.Select(p => new PercentilePoint(p.P, Us(p.Us)))],
         SamplesUs = [.. r.SamplesUs.Select(Us)],
     };

@@ -58,14 +58,14 @@ public static class ClientProcessScenario
             }).ToArray();
             await Task.WhenAll(starting).ConfigureAwait(false);
 
-            var server = await ServerStats.CpuMeter.StartAsync(stats, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
+            var server = await ServerStats.Meter.StartAsync(stats, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
             foreach (var worker in workers)
             {
                 worker!.Send(Go);
             }
             await WaitForAllAsync(workers!, ct).ConfigureAwait(false);
-            double? serverCpu = await server.StopAsync(ct).ConfigureAwait(false);
-            return Merge([.. Enumerable.Range(0, processes).Select(i => Read(Prefix(directory, i)))], spec, serverCpu);
+            var serverShare = await server.StopAsync(ct).ConfigureAwait(false);
+            return Merge([.. Enumerable.Range(0, processes).Select(i => Read(Prefix(directory, i)))], spec, serverShare);
         }
         finally
         {
@@ -176,13 +176,13 @@ public static class ClientProcessScenario
         JsonSerializer.Deserialize(File.ReadAllText(prefix + ".json"), WorkerJson.Default.WorkerResult) ?? throw new TransportException($"{prefix}.json is empty");
 
     /// <summary>One result from the workers': percentiles over every request, the rate over the span from the first start to the last end.</summary>
-    private static LoopResult Merge(IReadOnlyList<WorkerResult> parts, CaseSpec spec, double? serverCpu)
+    private static LoopResult Merge(IReadOnlyList<WorkerResult> parts, CaseSpec spec, ServerStats.ServerShare? serverShare)
     {
         var recorder = LatencyRecorder.Combine([.. parts.Select(p => LatencyRecorder.Import(p.Latency))]);
         long start = parts.Min(p => p.Start), end = parts.Max(p => p.End);
         long n = Math.Max(recorder.Count, 1);
         var cost = new Cost(Stopwatch.GetElapsedTime(start, end), parts.Sum(p => p.CpuUs) / n, parts.Sum(p => p.AllocatedBytes) / n);
-        return recorder.Result(parts.Sum(p => p.Errors), cost, serverCpu) with
+        return recorder.Result(parts.Sum(p => p.Errors), cost, serverShare) with
         {
             ClientRequestsPerSecond = [.. parts.SelectMany(p => p.ClientRequestsPerSecond)],
             OfferedRate = spec.Key.Rate > 0 ? spec.Key.Rate : null,

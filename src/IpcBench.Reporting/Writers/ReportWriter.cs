@@ -47,6 +47,7 @@ public static class ReportWriter
         (LatencyBySizeChart.FileName, _ => true, LatencyBySizeChart.Render),
         (PercentileChart.FileName, _ => true, PercentileChart.Render),
         (CostChart.FileName, CostChart.Applies, CostChart.Render),
+        (AnatomyChart.FileName, AnatomyChart.Applies, AnatomyChart.Render),
         (ColdStartChart.FileName, ColdStartChart.Applies, ColdStartChart.Render),
         (IsolationChart.FileName, IsolationChart.Applies, IsolationChart.Render),
         (LoadCharts.ThroughputFileName, LoadCharts.HasClientSeries, LoadCharts.RenderThroughput),

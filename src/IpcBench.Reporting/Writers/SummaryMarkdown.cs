@@ -56,6 +56,10 @@ public static class SummaryMarkdown
                 sections.Add(isolation);
             }
             sections.Add(new ReportSection("Cost per request", [], CostTable(layout)));
+            if (AnatomySection.Of(run, layout) is { } anatomy)
+            {
+                sections.Add(anatomy);
+            }
         }
         if (RunDigest.Of(run, CaseKind.ColdStart) is { Count: > 0 } cold)
         {
