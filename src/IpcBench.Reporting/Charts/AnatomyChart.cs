@@ -49,7 +49,7 @@ public static class AnatomyChart
             svg.Line(X(tick), Top - 4, X(tick), bottom, "#e0e0e0");
             svg.Text(X(tick), bottom + 18, LogScale.LatencyLabel(tick), size: 11, anchor: "middle", fill: Svg.Muted);
         }
-        svg.Text((Left + Right) / 2, bottom + 42, "per request: CPU of each side, and the rest of the wall time (linear); a black tick: the round trip, where the CPU overruns it", size: 12, anchor: "middle", fill: Svg.Muted);
+        svg.Text((Left + Right) / 2, bottom + 42, "microseconds per request (linear); a tick: the round trip, where the CPU overruns it", size: 12, anchor: "middle", fill: Svg.Muted);
 
         double y = Top;
         foreach (var p in parts)
