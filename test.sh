@@ -3,7 +3,8 @@
 # transports under test need (libzmq5 for zmq-libzmq, a RabbitMQ broker for amqp, a nats-server for nats,
 # a redis-server for redis and redis-uds, dbus-daemon for dbus's private buses,
 # Mono with its WCF for the wcf host, gVisor's runsc for --isolation sandbox), the Python modules of the interop tests (gRPC and ZeroMQ clients in another
-# language) and Chromium (report.html is opened in it, headless), then dotnet test, then checks that
+# language), Chromium (report.html is opened in it, headless) and HdrHistogram's Java tools (latency.hlog is read back
+# with them), then dotnet test, then checks that
 # the tests left nothing behind (tests/leftovers.sh), then the scripts' own checks (tests/scripts.sh).
 # The nats-server and redis-server ask for a password (tests/brokers.sh), which reaches the tests through
 # IPCBENCH_NATS_URL and IPCBENCH_REDIS_URL.
@@ -14,7 +15,7 @@ sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 . docker/own.sh
 . tests/brokers.sh
 
-packages="libzmq5 rabbitmq-server nats-server redis-server dbus-daemon mono-runtime libmono-system-servicemodel4.0a-cil runsc python3-grpcio python3-grpc-tools python3-zmq chromium"
+packages="libzmq5 rabbitmq-server nats-server redis-server dbus-daemon mono-runtime libmono-system-servicemodel4.0a-cil runsc python3-grpcio python3-grpc-tools python3-zmq chromium default-jre-headless libhdrhistogram-java"
 if ! dpkg -s $packages >/dev/null 2>&1; then
   echo "== installing $packages"
   $sudo apt-get update -q

@@ -29,6 +29,9 @@ internal static class ResultsBounds
 
     public const int MaxText = 100_000;
 
+    /// <summary>The longest encoded histogram read: a compressed histogram of every bucket of an hour's range is far less.</summary>
+    public const int MaxHistogram = 1 << 20;
+
     public static void Check(RunResults run, string where)
     {
         var field = new Field(where);
@@ -113,6 +116,7 @@ internal static class ResultsBounds
             field.Number($"{c}percentiles_us[{i}].us", r.PercentilesUs[i].Us, MaxMicroseconds);
         }
         field.Numbers(c + "samples_us", r.SamplesUs, MaxMicroseconds);
+        field.Base64(c + "latency_histogram", r.LatencyHistogram, MaxHistogram);
     }
 
     private static void CheckAnatomy(Field field, string a, SideAnatomy? side)
@@ -195,6 +199,16 @@ internal static class ResultsBounds
             if (value.Any(ch => char.IsControl(ch) && (name || ch is not ('\n' or '\r' or '\t'))))
             {
                 throw Refuse(field, "holds a control character");
+            }
+        }
+
+        /// <summary>Base64 text no longer than <paramref name="max"/>: what goes into a line of latency.hlog, and cannot break it.</summary>
+        public void Base64(string field, string? value, int max)
+        {
+            Text(field, value, max, name: true);
+            if (value is not null && (value.Length % 4 != 0 || !value.All(ch => char.IsAsciiLetterOrDigit(ch) || ch is '+' or '/' or '=')))
+            {
+                throw Refuse(field, "is not base64");
             }
         }
 

@@ -105,6 +105,35 @@ public sealed class LatencyRecorder
     public double[] Sample() => [.. _reservoir.Kept.Select(LatencySummary.ToUs)];
 
     /// <summary>
+    /// The histogram in HdrHistogram's own compressed encoding (V2, DEFLATE), base64, its values in nanoseconds whatever
+    /// the clock's tick: the payload of a line of an HdrHistogram log (<c>.hlog</c>), which HdrHistogram's tools read
+    /// (HistogramLogProcessor, the plotters). Null when nothing was recorded.
+    /// </summary>
+    public string? EncodedNanoseconds()
+    {
+        if (Count == 0)
+        {
+            return null;
+        }
+        var nanoseconds = new LongHistogram(1, HighestTicks * NanosecondsPerTick + 1, SignificantDigits);
+        foreach (var bucket in _histogram.RecordedValues())
+        {
+            nanoseconds.RecordValueWithCount(Math.Max(1, bucket.ValueIteratedTo * NanosecondsPerTick), bucket.CountAtValueIteratedTo);
+        }
+        var buffer = HdrHistogram.Utilities.ByteBuffer.Allocate(nanoseconds.GetNeededByteBufferCapacity());
+        byte[] bytes = new byte[nanoseconds.EncodeIntoCompressedByteBuffer(buffer)];
+        buffer.Position = 0; // the library's buffer hands its bytes out one at a time only
+        for (int i = 0; i < bytes.Length; i++)
+        {
+            bytes[i] = buffer.Get();
+        }
+        return Convert.ToBase64String(bytes);
+    }
+
+    /// <summary>Nanoseconds a Stopwatch tick: 1 on Linux, 100 on Windows.</summary>
+    private static readonly long NanosecondsPerTick = Math.Max(1, 1_000_000_000 / Stopwatch.Frequency);
+
+    /// <summary>
     /// What another process needs to merge this recorder into its own (a client process's hand-off): the histogram as
     /// its non-empty buckets (a value in each and its count), which record into a histogram of the same precision as
     /// they were. Not HdrHistogram's compressed log format: the 2.5.0 reader takes what one read of its DeflateStream

@@ -73,6 +73,13 @@ public sealed record CaseResult
     /// <summary>The latency curve: percentiles 0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99 and 100.</summary>
     public required IReadOnlyList<PercentilePoint> PercentilesUs { get; init; }
 
+    /// <summary>
+    /// Every request's round trip as HdrHistogram's compressed histogram, base64, in nanoseconds (null: not recorded, as in
+    /// runs from before 2026-11-27): what the run folder's <c>latency.hlog</c> holds, a line a case.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? LatencyHistogram { get; init; }
+
     /// <summary>A uniform random subsample (fixed seed) of up to 2,000 per-request latencies, for statistical tests.</summary>
     public required IReadOnlyList<double> SamplesUs { get; init; }
 

@@ -33,6 +33,7 @@ public static class Figures
         Anatomy = r.Cost.Anatomy is null && r.ServerAnatomy is null ? null : new(r.Cost.Anatomy, r.ServerAnatomy),
         PercentilesUs = [.. r.Curve.Select(p => new PercentilePoint(p.P, Us(p.Us)))],
         SamplesUs = [.. r.SamplesUs.Select(Us)],
+        LatencyHistogram = r.Recorder?.EncodedNanoseconds(),
     };
 
     public static double PerSecond(double rate) => Math.Round(rate, 1);

@@ -16,7 +16,7 @@ public static class ReportWriter
         return written;
     }
 
-    /// <summary>Writes summary.md, summary.csv, env.md, report.html and the charts (not results.json, their source).</summary>
+    /// <summary>Writes summary.md, summary.csv, env.md, latency.hlog, report.html and the charts (not results.json, their source).</summary>
     public static IReadOnlyList<string> WriteReports(string folder, RunResults run)
     {
         var written = new List<string>();
@@ -29,6 +29,10 @@ public static class ReportWriter
         Write(SummaryMarkdown.FileName, SummaryMarkdown.Render(run));
         Write(SummaryCsv.FileName, SummaryCsv.Render(run));
         Write(EnvironmentMarkdown.FileName, EnvironmentMarkdown.Render(run));
+        if (HistogramLog.Applies(run))
+        {
+            Write(HistogramLog.FileName, HistogramLog.Render(run));
+        }
         var charts = Charts(run);
         Write(HtmlReport.FileName, HtmlReport.Render(run, charts));
         foreach (var (name, svg) in charts)
