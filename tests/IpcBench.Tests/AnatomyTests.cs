@@ -13,11 +13,16 @@ public class AnatomyTests
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "the counters beyond CPU time are read from Linux's /proc and getrusage");
         var before = ProcessCounters.Read();
+        long burnt = 0;
         var burner = new Thread(() =>
         {
-            for (var until = DateTime.UtcNow.AddMilliseconds(60); DateTime.UtcNow < until;)
+            // A fixed amount of work, not of time: its CPU time does not shrink when other tests share the CPUs.
+            long x = 1;
+            for (long i = 0; i < 300_000_000; i++)
             {
+                x += i ^ (x >> 3);
             }
+            Volatile.Write(ref burnt, x);
         });
         var sleeper = new Thread(() =>
         {
@@ -35,7 +40,8 @@ public class AnatomyTests
             Thread.Sleep(5);
         }
         var after = ProcessCounters.Read(cpuFirst: true);
-        Assert.InRange(after.CpuUs - before.CpuUs, 50_000, 10_000_000);
+        Assert.NotEqual(0, burnt);
+        Assert.InRange(after.CpuUs - before.CpuUs, 50_000, 60_000_000);
         Assert.InRange(after.VoluntarySwitches - before.VoluntarySwitches, 50, long.MaxValue); // a sleep is a voluntary switch
         Assert.True(after.InvoluntarySwitches >= before.InvoluntarySwitches && after.RunnableWaitUs >= 0);
         Assert.InRange(ran ?? 0, 2, 1000); // this thread, the burner and the sleeper at least
