@@ -12,6 +12,7 @@ using IpcBench.Transports.Redis;
 using IpcBench.Transports.SharedMemory;
 using IpcBench.Transports.SignalR;
 using IpcBench.Transports.Sockets;
+using IpcBench.Transports.Thrift;
 using IpcBench.Transports.Wcf;
 using IpcBench.Transports.ZeroMQ;
 
@@ -54,6 +55,8 @@ public static class TransportRegistry
         SignalRTransport.Json,
         JsonRpcTransport.MessagePack(),
         JsonRpcTransport.Json(),
+        ThriftTransport.Socket,
+        ThriftTransport.NamedPipe,
         new WcfTransport(),
     ];
 

@@ -82,6 +82,7 @@ public class FaultTests
     [InlineData("tcp-nagle")]
     [InlineData("tcp-tls")]
     [InlineData("wcf")] // the Mono host: keepalive only (SleeplessTcpTransport)
+    [InlineData("thrift")] // Thrift's server socket, with keepalive on what it accepts (ProbingServerSocket)
     public async Task A_tcp_servers_sessions_probe_their_clients_so_a_vanished_one_is_dropped(string transport)
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "reads the sockets' keepalive timers with ss, which is Linux's");

@@ -15,7 +15,17 @@ namespace IpcBench.Conformance;
 /// </summary>
 public static class TransportCases
 {
-    public static IEnumerable<ITransport> Served => TransportRegistry.All.Where(t => !t.Capabilities.Has(TransportFeatures.InProcess));
+    public static IEnumerable<ITransport> Served => TransportRegistry.All.Where(t => !t.Capabilities.Has(TransportFeatures.InProcess) && Chosen(t));
+
+    /// <summary>
+    /// <c>IPCBENCH_CONFORMANCE_TRANSPORTS=thrift,thrift-pipe</c> narrows every case list to those transports: the whole suite
+    /// over the one being written, in minutes. Unset (as CI runs it), every transport.
+    /// </summary>
+    private static bool Chosen(ITransport transport) =>
+        Narrowed is not { } chosen || chosen.Split(',', StringSplitOptions.TrimEntries).Contains(transport.Name, StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>The transports a developer narrowed the cases to, or null for all of them.</summary>
+    public static string? Narrowed => Environment.GetEnvironmentVariable("IPCBENCH_CONFORMANCE_TRANSPORTS") is { Length: > 0 } chosen ? chosen : null;
 
     public static TheoryData<string> All => [.. Served.Select(t => t.Name)];
 

@@ -15,6 +15,7 @@ public class TransportCasesTests
     [Fact]
     public void Every_transport_with_a_server_process_has_its_cases_whether_or_not_it_runs_here()
     {
+        Assert.SkipWhen(TransportCases.Narrowed is not null, $"the cases are narrowed to {TransportCases.Narrowed} (IPCBENCH_CONFORMANCE_TRANSPORTS)");
         Assert.Equal(WithAServer.Select(t => t.Name), TransportCases.All.Select(row => row.Data));
         Assert.Equal(WithAServer.Sum(t => Math.Max(1, t.Variants().Count)), TransportCases.AllVariants.Count);
     }

@@ -48,12 +48,7 @@ public static class PipeEndpoint
     public static async ValueTask<NamedPipeClientStream> ConnectAsync(Uri address, IoMode io, CancellationToken ct,
         TimeSpan blockingTimeout = default)
     {
-        string name = Name(address);
-        if (StalePipe.SocketPath(name) is { } path && !File.Exists(path))
-        {
-            // Unix: no socket file means no server; .NET would otherwise retry until the timeout.
-            throw new TransportException($"could not connect to {AddressQuery.WithoutQuery(address)}: no such pipe ({path} does not exist)");
-        }
+        string name = ServedName(address);
         var client = new NamedPipeClientStream(".", name, PipeDirection.InOut, Options(io));
         try
         {
@@ -87,6 +82,20 @@ public static class PipeEndpoint
 
     internal static PipeOptions Options(IoMode io) =>
         PipeOptions.CurrentUserOnly | (io == IoMode.Async ? PipeOptions.Asynchronous : PipeOptions.None);
+
+    /// <summary>
+    /// The pipe name of <paramref name="address"/>, for a client about to connect; throws when on Unix no server has made it:
+    /// with no socket file, .NET would retry the connect until its timeout.
+    /// </summary>
+    public static string ServedName(Uri address)
+    {
+        string name = Name(address);
+        if (StalePipe.SocketPath(name) is { } path && !File.Exists(path))
+        {
+            throw new TransportException($"could not connect to {AddressQuery.WithoutQuery(address)}: no such pipe ({path} does not exist)");
+        }
+        return name;
+    }
 
     /// <summary>The pipe name of <c>SCHEME://NAME</c>; names are case-insensitive (a URI host is lower-cased).</summary>
     private static string Name(Uri address)

@@ -3,6 +3,7 @@ using System.Net.Security;
 using System.Net.Sockets;
 using System.Security.Authentication;
 using IpcBench.Contract;
+using IpcBench.Kit;
 using IpcBench.Contract.Options;
 using IpcBench.Kit.Streams;
 using Certificates = IpcBench.Kit.Security.Tls;

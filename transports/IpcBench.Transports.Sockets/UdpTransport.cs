@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Net;
 using System.Net.Sockets;
 using IpcBench.Contract;
+using IpcBench.Kit;
 using IpcBench.Contract.Options;
 
 namespace IpcBench.Transports.Sockets;

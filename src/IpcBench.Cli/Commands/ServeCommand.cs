@@ -7,6 +7,7 @@ using IpcBench.Harness;
 using IpcBench.Harness.Hosting;
 using IpcBench.Harness.Measurement;
 using IpcBench.Kit;
+using IpcBench.Kit.Files;
 
 namespace IpcBench.Cli.Commands;
 
@@ -66,6 +67,7 @@ internal static class ServeCommand
         {
             CpuAffinity.PinCurrentProcess(cpu);
         }
+        OwnerOnlyFiles.ForThisProcess();
 
         // These are serve's only handlers (System.CommandLine's are off for serve: IpcbenchCommand says why). They stay for
         // the rest of the process, not just this method: a SIGTERM that arrives once the server is already stopping (a

@@ -1,10 +1,10 @@
 using System.Net;
 using System.Net.Sockets;
 
-namespace IpcBench.Transports.Sockets;
+namespace IpcBench.Kit;
 
-/// <summary>Turns <c>tcp://host:port</c> and <c>udp://host:port</c> addresses into socket endpoints.</summary>
-internal static class Endpoints
+/// <summary>Turns <c>SCHEME://host:port</c> addresses (tcp, udp, thrift) into socket endpoints.</summary>
+public static class Endpoints
 {
     /// <summary>
     /// The IP endpoint of a host:port address. A name is resolved preferring IPv4, because "localhost"

@@ -1,0 +1,43 @@
+using IpcBench.Contract;
+using IpcBench.Kit;
+using Thrift.Processor;
+using Thrift.Protocol;
+using Thrift.Server;
+using Thrift.Transport;
+
+namespace IpcBench.Transports.Thrift;
+
+/// <summary>
+/// Thrift's own <see cref="TThreadPoolAsyncServer"/>: it accepts on the server transport and runs each connection's
+/// read-process-write loop on the thread pool, the server most Thrift services in .NET run. Stopping it closes the
+/// listener and cancels every connection's loop.
+/// </summary>
+internal sealed class ThriftServer : IServer
+{
+    private readonly TServer _server;
+    private readonly CancellationTokenSource _stopping = new();
+    private readonly Task _serving;
+
+    public ThriftServer(TServerTransport listener, Uri address, ITAsyncProcessor processor, TProtocolFactory protocol)
+    {
+        Address = address;
+        _server = new TThreadPoolAsyncServer(processor, listener, new TFramedTransport.Factory(), protocol);
+        _serving = Task.Run(() => _server.ServeAsync(_stopping.Token));
+    }
+
+    public Uri Address { get; }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_stopping.IsCancellationRequested)
+        {
+            return;
+        }
+        _server.Stop(); // closes the listener first, so the accept loop makes no new pipe instance as it ends
+        await _stopping.CancelAsync().ConfigureAwait(false);
+        if (await Task.WhenAny(_serving, Task.Delay(IServer.StopTimeout)).ConfigureAwait(false) != _serving)
+        {
+            Log.Warn($"thrift server {Address}: its accept loop did not stop within {IServer.StopTimeout.TotalSeconds:0} s");
+        }
+    }
+}
