@@ -1,5 +1,6 @@
 using IpcBench.Contract;
 using IpcBench.Contract.Options;
+using IpcBench.Transports.Akka;
 using IpcBench.Transports.Grpc;
 using IpcBench.Transports.DBus;
 using IpcBench.Transports.Http;
@@ -57,6 +58,7 @@ public static class TransportRegistry
         JsonRpcTransport.Json(),
         ThriftTransport.Socket,
         ThriftTransport.NamedPipe,
+        AkkaTransport.Remote,
         new WcfTransport(),
     ];
 

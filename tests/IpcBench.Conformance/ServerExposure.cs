@@ -86,6 +86,9 @@ public sealed record ServerExposure(IReadOnlyList<IPEndPoint> Listening, IReadOn
             uint value = uint.Parse(parts[0].AsSpan(word * 8, 8), NumberStyles.HexNumber);
             BitConverter.TryWriteBytes(bytes.AsSpan(word * 4, 4), value);
         }
-        return new IPEndPoint(new IPAddress(bytes), int.Parse(parts[1], NumberStyles.HexNumber));
+        // An IPv6 socket bound to an IPv4-mapped address (Akka's DotNetty binds ::ffff:127.0.0.1) is reached at the IPv4 one:
+        // a .NET IPv6 socket, IPv6-only by default, cannot connect to a mapped address.
+        var address = new IPAddress(bytes);
+        return new IPEndPoint(address.IsIPv4MappedToIPv6 ? address.MapToIPv4() : address, int.Parse(parts[1], NumberStyles.HexNumber));
     }
 }

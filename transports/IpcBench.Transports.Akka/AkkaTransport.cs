@@ -1,0 +1,82 @@
+using Akka.Actor;
+using IpcBench.Contract;
+using IpcBench.Contract.Options;
+using IpcBench.Kit;
+using IConnection = IpcBench.Contract.IConnection;
+
+namespace IpcBench.Transports.Akka;
+
+/// <summary>
+/// Akka.Remote: an Ask from the client process's ActorSystem to an echo actor in the server process's, over Akka's
+/// default transport (DotNetty TCP, one association between the two systems). An address is <c>akka://HOST:PORT</c>; the
+/// actor is <c>akka.tcp://ipcbench-server@HOST:PORT/user/echo</c>. Akka's defaults throughout: what its users tune is
+/// the frame size, batching of small messages, the dispatchers' thread pools, and Tell between actors instead of Ask.
+/// </summary>
+public sealed class AkkaTransport : ITransport
+{
+    public static AkkaTransport Remote { get; } = new();
+
+    /// <summary>The largest payload: Akka's default frame, less room for the envelope (the sender's and recipient's paths).</summary>
+    public const int MaxPayload = AkkaSettings.MaximumFrameSize - 1024;
+
+    private AkkaTransport()
+    {
+    }
+
+    public string Name => "akka";
+
+    public string Description => "Akka.Remote: Ask from one ActorSystem to an echo actor in another, over Akka's DotNetty TCP transport";
+
+    public TransportFamily Family => TransportFamily.Rpc;
+
+    public string? UnsupportedReason => null;
+
+    public string? NativeAotUnsupportedReason =>
+        "Akka.NET loads its actor-ref provider, transport and serializers by type name from its configuration, which a trimmed build removes (publish warnings IL2104, IL3053 for Akka.dll)";
+
+    /// <summary>
+    /// Each Ask has a reply actor of its own, so several may be outstanding on one connection. Not cross-host yet: the
+    /// client's system binds loopback, and a server elsewhere must be able to reach it.
+    /// </summary>
+    public TransportCapabilities Capabilities => new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.Pipelined, MaxPayload);
+
+    /// <summary>Ask is the one way to call an actor from outside one.</summary>
+    public IReadOnlyList<TransportOption> Options => [];
+
+    public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
+
+    public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
+    {
+        EndpointOptions.Parse(address, this); // the common options are checked here too
+        var endpoint = await Endpoints.ResolveAsync(address, ct).ConfigureAwait(false);
+        return await Task.Run(() => AkkaServer.Start(Name, endpoint.Address.ToString(), endpoint.Port, handler), ct).ConfigureAwait(false);
+    }
+
+    public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
+    {
+        var options = EndpointOptions.Parse(address, this);
+        var peer = AddressQuery.WithoutQuery(address);
+        var endpoint = await Endpoints.ResolveAsync(address, ct).ConfigureAwait(false);
+        var system = await Task.Run(ClientSystem.Acquire, ct).ConfigureAwait(false);
+        try
+        {
+            var server = new Address("akka.tcp", AkkaSettings.ServerSystem, endpoint.Address.ToString(), endpoint.Port);
+            var echo = await system.ActorSelection(new RootActorPath(server) / "user" / AkkaSettings.EchoActor)
+                .ResolveOne(options.ConnectTimeout).WaitAsync(ct).ConfigureAwait(false);
+            var lost = new CancellationTokenSource();
+            var watch = system.ActorOf(Props.Create(() => new DisassociationWatch(server, lost)));
+            return new AkkaConnection(system, echo, watch, lost, peer.ToString(), options.RequestTimeout);
+        }
+        catch (Exception e)
+        {
+            await ClientSystem.ReleaseAsync().ConfigureAwait(false);
+            throw e switch
+            {
+                ActorNotFoundException => new TransportException($"could not connect to {peer}: no echo actor answered there (is the server running?)", e),
+                TimeoutException or AskTimeoutException => new TransportTimeoutException(
+                    $"could not connect to {peer} within {options.ConnectTimeout.TotalMilliseconds:0} ms"),
+                _ => e,
+            };
+        }
+    }
+}
