@@ -7,6 +7,7 @@ using IpcBench.Transports.Http;
 using IpcBench.Transports.InProcess;
 using IpcBench.Transports.JsonRpc;
 using IpcBench.Transports.Nats;
+using IpcBench.Transports.Orleans;
 using IpcBench.Transports.Pipes;
 using IpcBench.Transports.RabbitMQ;
 using IpcBench.Transports.Redis;
@@ -59,6 +60,7 @@ public static class TransportRegistry
         ThriftTransport.Socket,
         ThriftTransport.NamedPipe,
         AkkaTransport.Remote,
+        OrleansTransport.LocalhostClustering,
         new WcfTransport(),
     ];
 

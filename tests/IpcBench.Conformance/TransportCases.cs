@@ -19,7 +19,8 @@ public static class TransportCases
 
     /// <summary>
     /// <c>IPCBENCH_CONFORMANCE_TRANSPORTS=thrift,thrift-pipe</c> narrows every case list to those transports: the whole suite
-    /// over the one being written, in minutes. Unset (as CI runs it), every transport.
+    /// over the one being written, in minutes (a theory none of them is a case of reports "No data found"). Unset (as CI
+    /// runs it), every transport.
     /// </summary>
     private static bool Chosen(ITransport transport) =>
         Narrowed is not { } chosen || chosen.Split(',', StringSplitOptions.TrimEntries).Contains(transport.Name, StringComparer.OrdinalIgnoreCase);
