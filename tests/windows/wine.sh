@@ -85,7 +85,7 @@ declare -A unable=(
 )
 # Every Windows row, each of which must run.
 rows=(pipe grpc-pipe "mmf --wait spin" "mmf --wait hybrid" "mmf --wait block" tcp grpc jsonrpc
-      udp grpc-stream http http2 signalr jsonrpc-json zmq inproc inproc-copy grpc-codefirst)
+      udp grpc-stream http http2 signalr jsonrpc-json zmq inproc inproc-copy grpc-codefirst thrift thrift-pipe)
 for transport in "${!unable[@]}"; do echo "   $transport: not run under Wine: ${unable[$transport]}"; done
 
 # ping_wine_retrying ARGS...: 'ipcbench ping ARGS', once more when Wine failed to create the server's process. Wine's
