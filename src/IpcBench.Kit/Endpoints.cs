@@ -3,7 +3,7 @@ using System.Net.Sockets;
 
 namespace IpcBench.Kit;
 
-/// <summary>Turns <c>SCHEME://host:port</c> addresses (tcp, udp, thrift) into socket endpoints.</summary>
+/// <summary>Turns <c>SCHEME://host:port</c> addresses (tcp, udp, thrift, akka) into socket endpoints.</summary>
 public static class Endpoints
 {
     /// <summary>

@@ -1,3 +1,4 @@
+using System.Net;
 using IpcBench.Contract;
 using IpcBench.Contract.Options;
 using Orleans.Runtime;
@@ -22,6 +23,9 @@ public sealed class OrleansTransport : ITransport
     /// <summary>The server's cluster, which the server names in the address it reports.</summary>
     internal static readonly TransportOption Cluster = TransportOption.Text("cluster",
         "the server's cluster id (each server names its own; a client that reaches another cluster's silo is refused)", OptionScope.Address);
+
+    /// <summary>The last grain key a connection of this process took: each takes a grain of its own.</summary>
+    private static int _grains;
 
     private OrleansTransport()
     {
@@ -48,14 +52,12 @@ public sealed class OrleansTransport : ITransport
     public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
     {
         EndpointOptions.Parse(address, this); // the common options are checked here too
-        if (!System.Net.IPAddress.TryParse(address.Host, out var ip) || !System.Net.IPAddress.IsLoopback(ip))
+        if (!IPAddress.TryParse(address.Host, out var ip) || !IPAddress.IsLoopback(ip))
         {
             throw new ArgumentException($"{address}: localhost clustering binds loopback only; write {Name}://127.0.0.1:PORT");
         }
         return await OrleansServer.StartAsync(address, handler, ct).ConfigureAwait(false);
     }
-
-    private static int _grains;
 
     public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
     {

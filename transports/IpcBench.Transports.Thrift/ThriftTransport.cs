@@ -99,10 +99,14 @@ public sealed class ThriftTransport : ITransport
             await using var probe = new NamedPipeClientStream(".", name, PipeDirection.InOut, PipeOptions.Asynchronous);
             await probe.ConnectAsync(bound, ct).ConfigureAwait(false);
         }
-        catch (Exception e) when (e is TimeoutException or IOException)
+        catch (Exception e)
         {
             await server.DisposeAsync().ConfigureAwait(false);
-            throw new TransportException($"thrift server on pipe {name}: its pipe was not there within {bound.TotalSeconds:0} s", e);
+            if (e is TimeoutException or IOException)
+            {
+                throw new TransportException($"thrift server on pipe {name}: its pipe was not there within {bound.TotalSeconds:0} s", e);
+            }
+            throw;
         }
     }
 
@@ -121,10 +125,14 @@ public sealed class ThriftTransport : ITransport
             // TSocketTransport's connect takes no token: the wait is bounded here, and the transport disposed on expiry.
             await endpoint.OpenAsync(timeout.Token).WaitAsync(timeout.Token).ConfigureAwait(false);
         }
-        catch (Exception e) when ((TransportErrors.IsConnectionFailure(e) || e is TException) && !ct.IsCancellationRequested)
+        catch (Exception e)
         {
             endpoint.Dispose();
-            throw TransportErrors.ConnectFailed(e.InnerException is SocketException inner ? inner : e, peer, options.ConnectTimeout);
+            if ((TransportErrors.IsConnectionFailure(e) || e is TException) && !ct.IsCancellationRequested)
+            {
+                throw TransportErrors.ConnectFailed(e.InnerException is SocketException inner ? inner : e, peer, options.ConnectTimeout);
+            }
+            throw;
         }
         var client = new EchoService.Client(Factory(values).GetProtocol(new TFramedTransport(endpoint)));
         return new ThriftConnection(client, peer.ToString(), MaxPayload, options.RequestTimeout);
