@@ -32,6 +32,9 @@ public static class TransportErrors
         _ => new TransportException($"could not connect to {address}: {e.Message}", e),
     };
 
+    /// <summary>The exception at the bottom of <paramref name="e"/>'s chain: where a library wraps the cause, the cause's own words.</summary>
+    public static Exception Innermost(Exception e) => e.InnerException is { } inner ? Innermost(inner) : e;
+
     private static SocketError? FindSocketError(Exception? e)
     {
         for (; e is not null; e = e.InnerException)

@@ -12,6 +12,8 @@ namespace IpcBench.Transports.Akka;
 internal sealed class AkkaConnection(ActorSystem system, IActorRef echo, IActorRef watch, CancellationTokenSource lost, string peer, TimeSpan timeout)
     : IConnection
 {
+    private int _disposed;
+
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
     {
         FrameTooLargeException.ThrowIfTooLarge(request.Length, AkkaTransport.MaxPayload);
@@ -35,14 +37,11 @@ internal sealed class AkkaConnection(ActorSystem system, IActorRef echo, IActorR
 
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return; // a second dispose must not release the shared ActorSystem again
+        }
         system.Stop(watch); // lost is left to the collector: the watch may still be stopping
-        try
-        {
-            await ClientSystem.ReleaseAsync().WaitAsync(IServer.StopTimeout).ConfigureAwait(false);
-        }
-        catch (TimeoutException)
-        {
-            Log.Warn($"akka client of {peer}: its ActorSystem did not terminate within {IServer.StopTimeout.TotalSeconds:0} s");
-        }
+        await Stopping.WaitAsync(ClientSystem.ReleaseAsync(), $"akka client of {peer}: its ActorSystem did not terminate").ConfigureAwait(false);
     }
 }

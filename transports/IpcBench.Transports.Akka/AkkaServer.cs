@@ -18,24 +18,13 @@ internal sealed class AkkaServer(ActorSystem system, Uri address) : IServer
         }
         catch (Exception e)
         {
-            throw new TransportException($"cannot listen on {host}:{port}: {Innermost(e).Message}", e);
+            throw new TransportException($"cannot listen on {host}:{port}: {TransportErrors.Innermost(e).Message}", e);
         }
         system.ActorOf(Props.Create(() => new EchoActor(handler)), AkkaSettings.EchoActor);
         var bound = ((ExtendedActorSystem)system).Provider.DefaultAddress; // the port the OS chose, once Create returns
         return new AkkaServer(system, new UriBuilder(scheme, bound.Host, bound.Port ?? port).Uri);
     }
 
-    public async ValueTask DisposeAsync()
-    {
-        try
-        {
-            await system.Terminate().WaitAsync(IServer.StopTimeout).ConfigureAwait(false); // runs Akka's coordinated shutdown
-        }
-        catch (TimeoutException)
-        {
-            Log.Warn($"akka server {Address}: its ActorSystem did not terminate within {IServer.StopTimeout.TotalSeconds:0} s");
-        }
-    }
-
-    private static Exception Innermost(Exception e) => e.InnerException is { } inner ? Innermost(inner) : e;
+    public async ValueTask DisposeAsync() => // Terminate runs Akka's coordinated shutdown
+        await Stopping.WaitAsync(system.Terminate(), $"akka server {Address}: its ActorSystem did not terminate").ConfigureAwait(false);
 }

@@ -19,8 +19,7 @@ internal sealed class GrpcStreamConnection : IProbedConnection
     private readonly AsyncDuplexStreamingCall<EchoMessage, EchoMessage> _call;
     private readonly string _peer;
     private readonly int _maxPayload;
-    /// <summary>The per-request timeout: one source, rearmed for each request and reset after it.</summary>
-    private CancellationTokenSource _deadline = new();
+    private readonly RequestTimeout _deadline = new();
     private string? _broken;
 
     public GrpcStreamConnection(GrpcChannel channel, string peer, int maxPayload)
@@ -40,17 +39,15 @@ internal sealed class GrpcStreamConnection : IProbedConnection
             throw new TransportException($"the stream to {_peer} has ended: {why}");
         }
         var message = GrpcMessages.Request(request, _maxPayload);
-        int length;
-        var caller = ct.UnsafeRegister(static s => ((CancellationTokenSource)s!).Cancel(), _deadline);
-        _deadline.CancelAfter(ReplyTimeout);
+        var token = _deadline.Start(ReplyTimeout, ct);
         try
         {
-            await _call.RequestStream.WriteAsync(message, _deadline.Token).ConfigureAwait(false);
-            if (!await _call.ResponseStream.MoveNext(_deadline.Token).ConfigureAwait(false))
+            await _call.RequestStream.WriteAsync(message, token).ConfigureAwait(false);
+            if (!await _call.ResponseStream.MoveNext(token).ConfigureAwait(false))
             {
                 throw new TransportException($"{_peer} ended the stream");
             }
-            length = FrameTooLargeException.CopyReply(_call.ResponseStream.Current.Payload.Span, reply.Span);
+            return FrameTooLargeException.CopyReply(_call.ResponseStream.Current.Payload.Span, reply.Span);
         }
         catch (Exception e)
         {
@@ -60,23 +57,16 @@ internal sealed class GrpcStreamConnection : IProbedConnection
         }
         finally
         {
-            caller.Dispose();
+            _deadline.Stop();
         }
-        if (!_deadline.TryReset())
-        {
-            // The timer fired just as the reply came: a fired source cannot be rearmed, so it is replaced.
-            _deadline.Dispose();
-            _deadline = new CancellationTokenSource();
-        }
-        return length;
     }
 
     private Exception Failure(Exception e, CancellationToken ct) => e switch
     {
         _ when ct.IsCancellationRequested => new OperationCanceledException(ct),
-        RpcException rpc when !_deadline.IsCancellationRequested => GrpcMessages.Failure(rpc, _peer, ReplyTimeout),
+        RpcException rpc when !_deadline.Fired => GrpcMessages.Failure(rpc, _peer, ReplyTimeout),
         TransportException transport => transport,
-        _ when _deadline.IsCancellationRequested => TransportErrors.NoReply(_peer, ReplyTimeout),
+        _ when _deadline.Fired => TransportErrors.NoReply(_peer, ReplyTimeout),
         _ => new TransportException($"the stream to {_peer} failed: {e.Message}", e),
     };
 

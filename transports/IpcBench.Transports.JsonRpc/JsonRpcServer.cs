@@ -54,9 +54,6 @@ internal sealed class JsonRpcServer : IServer
         {
             rpc.Dispose();
         }
-        if (await Task.WhenAny(_acceptLoop, Task.Delay(IServer.StopTimeout)).ConfigureAwait(false) != _acceptLoop)
-        {
-            Log.Warn($"jsonrpc server {Address}: its accept loop did not stop within {IServer.StopTimeout.TotalSeconds:0} s");
-        }
+        await Stopping.WaitAsync(_acceptLoop, $"jsonrpc server {Address}: its accept loop did not stop").ConfigureAwait(false);
     }
 }

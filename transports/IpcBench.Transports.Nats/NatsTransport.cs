@@ -90,10 +90,8 @@ public sealed class NatsTransport : ITransport
         catch (Exception e) when (e is NatsException or TimeoutException or OperationCanceledException && !ct.IsCancellationRequested)
         {
             await connection.DisposeAsync().ConfigureAwait(false);
-            string why = e is NatsException ? Innermost(e).Message : $"no answer within {options.ConnectTimeout.TotalMilliseconds:0} ms";
+            string why = e is NatsException ? TransportErrors.Innermost(e).Message : $"no answer within {options.ConnectTimeout.TotalMilliseconds:0} ms";
             throw new TransportException($"could not connect to {NatsBroker.Public(address)}: the nats-server: {why}", e);
         }
     }
-
-    private static Exception Innermost(Exception e) => e.InnerException is { } inner ? Innermost(inner) : e;
 }

@@ -104,10 +104,8 @@ public sealed class AmqpTransport : ITransport
         }
         catch (Exception e) when (e is BrokerUnreachableException or OperationCanceledException or OperationInterruptedException && !ct.IsCancellationRequested)
         {
-            string why = e is OperationCanceledException ? $"no answer within {factory.RequestedConnectionTimeout.TotalMilliseconds:0} ms" : Innermost(e).Message;
+            string why = e is OperationCanceledException ? $"no answer within {factory.RequestedConnectionTimeout.TotalMilliseconds:0} ms" : TransportErrors.Innermost(e).Message;
             throw new TransportException($"could not connect to {Broker.Public(address)}: the broker: {why}", e);
         }
     }
-
-    private static Exception Innermost(Exception e) => e.InnerException is { } inner ? Innermost(inner) : e;
 }

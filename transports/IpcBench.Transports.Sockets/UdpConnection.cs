@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using IpcBench.Contract;
 using IpcBench.Contract.Options;
+using IpcBench.Kit;
 
 namespace IpcBench.Transports.Sockets;
 
@@ -13,7 +14,7 @@ internal sealed class UdpConnection : IConnection
     private readonly EndpointOptions _options;
     private readonly byte[] _send = new byte[Datagram.MaxSize];
     private readonly byte[] _receive = new byte[Datagram.MaxSize];
-    private CancellationTokenSource _timeout = new();
+    private readonly RequestTimeout _timeout = new();
     private TimeSpan _replyTimeout;
     private uint _sequence;
 
@@ -67,9 +68,7 @@ internal sealed class UdpConnection : IConnection
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<int> RequestCoreAsync(int length, Memory<byte> reply, CancellationToken ct)
     {
-        using var linked = ct.CanBeCanceled ? CancellationTokenSource.CreateLinkedTokenSource(ct, _timeout.Token) : null;
-        var token = linked?.Token ?? _timeout.Token;
-        _timeout.CancelAfter(_replyTimeout);
+        var token = _timeout.Start(_replyTimeout, ct);
         try
         {
             await _socket.SendAsync(_send.AsMemory(0, length), SocketFlags.None, token).ConfigureAwait(false);
@@ -88,11 +87,7 @@ internal sealed class UdpConnection : IConnection
         }
         finally
         {
-            if (!_timeout.TryReset())
-            {
-                _timeout.Dispose();
-                _timeout = new CancellationTokenSource();
-            }
+            _timeout.Stop();
         }
     }
 

@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using IpcBench.Contract;
+using IpcBench.Kit;
 using IpcBench.Transports.Thrift.Generated;
 using Thrift;
 using Thrift.Protocol;
@@ -16,6 +17,7 @@ namespace IpcBench.Transports.Thrift;
 /// </summary>
 internal sealed class ThriftConnection(EchoService.Client client, string peer, int maxPayload, TimeSpan timeout) : IConnection
 {
+    private readonly RequestTimeout _deadline = new();
     private bool _broken;
 
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
@@ -25,12 +27,10 @@ internal sealed class ThriftConnection(EchoService.Client client, string peer, i
         {
             throw new TransportException($"connection to {peer} was closed: an earlier request on it failed");
         }
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        deadline.CancelAfter(timeout);
         byte[] answer;
         try
         {
-            answer = await client.EchoAsync(request.ToArray(), deadline.Token).ConfigureAwait(false);
+            answer = await client.EchoAsync(request.ToArray(), _deadline.Start(timeout, ct)).ConfigureAwait(false);
         }
         catch (Exception e) when (!ct.IsCancellationRequested && IsFailure(e))
         {
@@ -43,6 +43,10 @@ internal sealed class ThriftConnection(EchoService.Client client, string peer, i
                 _ => TransportErrors.Translate(e.InnerException is SocketException inner ? inner : e, peer, timeout),
             };
         }
+        finally
+        {
+            _deadline.Stop();
+        }
         return FrameTooLargeException.CopyReply(answer, reply.Span);
     }
 
@@ -52,6 +56,7 @@ internal sealed class ThriftConnection(EchoService.Client client, string peer, i
     {
         _broken = true;
         client.Dispose();
+        _deadline.Dispose();
         return ValueTask.CompletedTask;
     }
 }

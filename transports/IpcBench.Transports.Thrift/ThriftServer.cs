@@ -35,9 +35,6 @@ internal sealed class ThriftServer : IServer
         }
         _server.Stop(); // closes the listener first, so the accept loop makes no new pipe instance as it ends
         await _stopping.CancelAsync().ConfigureAwait(false);
-        if (await Task.WhenAny(_serving, Task.Delay(IServer.StopTimeout)).ConfigureAwait(false) != _serving)
-        {
-            Log.Warn($"thrift server {Address}: its accept loop did not stop within {IServer.StopTimeout.TotalSeconds:0} s");
-        }
+        await Stopping.WaitAsync(_serving, $"thrift server {Address}: its accept loop did not stop").ConfigureAwait(false);
     }
 }

@@ -153,11 +153,7 @@ internal sealed class StreamServer : IServer
         {
             framed.Dispose(); // unblocks a session thread waiting in a read
         }
-        var all = Task.WhenAll(_sessions.Values.Append(_acceptLoop));
-        if (await Task.WhenAny(all, Task.Delay(IServer.StopTimeout)).ConfigureAwait(false) != all)
-        {
-            Log.Warn($"server {Address}: sessions did not end within {IServer.StopTimeout.TotalSeconds:0} s");
-        }
+        await Stopping.WaitAsync(Task.WhenAll(_sessions.Values.Append(_acceptLoop)), $"server {Address}: sessions did not end").ConfigureAwait(false);
         _stopping.Dispose();
     }
 }
