@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Akka.Actor;
 using IpcBench.Contract;
 using IpcBench.Contract.Options;
@@ -45,14 +46,21 @@ public sealed class AkkaTransport : ITransport
 
     public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
-    public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
+    // Not async, so that a NativeAOT build folds the test and leaves Akka out (NativeAotRefusal).
+    public ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default) =>
+        RuntimeFeature.IsDynamicCodeSupported ? StartServerCoreAsync(address, handler, ct) : throw NativeAotRefusal.For(this);
+
+    public ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default) =>
+        RuntimeFeature.IsDynamicCodeSupported ? ConnectCoreAsync(address, ct) : throw NativeAotRefusal.For(this);
+
+    private async ValueTask<IServer> StartServerCoreAsync(Uri address, RequestHandler handler, CancellationToken ct)
     {
         EndpointOptions.Parse(address, this); // the common options are checked here too
         var endpoint = await Endpoints.ResolveAsync(address, ct).ConfigureAwait(false);
         return await Task.Run(() => AkkaServer.Start(Name, endpoint.Address.ToString(), endpoint.Port, handler), ct).ConfigureAwait(false);
     }
 
-    public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
+    private async ValueTask<IConnection> ConnectCoreAsync(Uri address, CancellationToken ct)
     {
         var options = EndpointOptions.Parse(address, this);
         var peer = AddressQuery.WithoutQuery(address);

@@ -1,6 +1,8 @@
 using System.Net;
+using System.Runtime.CompilerServices;
 using IpcBench.Contract;
 using IpcBench.Contract.Options;
+using IpcBench.Kit;
 using Orleans.Runtime;
 using IConnection = IpcBench.Contract.IConnection;
 
@@ -49,7 +51,14 @@ public sealed class OrleansTransport : ITransport
 
     public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
-    public async ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default)
+    // Not async, so that a NativeAOT build folds the test and leaves Orleans out (NativeAotRefusal).
+    public ValueTask<IServer> StartServerAsync(Uri address, RequestHandler handler, CancellationToken ct = default) =>
+        RuntimeFeature.IsDynamicCodeSupported ? StartServerCoreAsync(address, handler, ct) : throw NativeAotRefusal.For(this);
+
+    public ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default) =>
+        RuntimeFeature.IsDynamicCodeSupported ? ConnectCoreAsync(address, ct) : throw NativeAotRefusal.For(this);
+
+    private async ValueTask<IServer> StartServerCoreAsync(Uri address, RequestHandler handler, CancellationToken ct)
     {
         EndpointOptions.Parse(address, this); // the common options are checked here too
         if (!IPAddress.TryParse(address.Host, out var ip) || !IPAddress.IsLoopback(ip))
@@ -59,7 +68,7 @@ public sealed class OrleansTransport : ITransport
         return await OrleansServer.StartAsync(address, handler, ct).ConfigureAwait(false);
     }
 
-    public async ValueTask<IConnection> ConnectAsync(Uri address, CancellationToken ct = default)
+    private async ValueTask<IConnection> ConnectCoreAsync(Uri address, CancellationToken ct)
     {
         var values = OptionValues.Parse(address, this);
         var options = EndpointOptions.From(values);
