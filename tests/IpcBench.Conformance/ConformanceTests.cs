@@ -132,10 +132,10 @@ public class ConformanceTests
 
     [Theory]
     [MemberData(nameof(TransportCases.Pipelined), MemberType = typeof(TransportCases))]
-    public async Task Carries_several_requests_in_flight_on_one_connection_each_reply_to_its_request(string transport)
+    public async Task Carries_several_requests_in_flight_on_one_connection_each_reply_to_its_request(string transport, string variant)
     {
         const int inFlight = 8, requests = 100;
-        await using var server = await TestServer.StartAsync(transport);
+        await using var server = await TestServer.StartAsync(transport, variant);
         await using var connection = await server.ConnectAsync();
         // Eight loops on the one connection, each with its own size: a reply matched to the wrong request fails its length check.
         var loops = Enumerable.Range(0, inFlight).Select(async k =>

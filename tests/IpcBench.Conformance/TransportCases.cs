@@ -75,8 +75,8 @@ public static class TransportCases
     /// <summary>Transports whose servers make files (<see cref="ServerFiles"/>): a socket file or a channel, a private directory.</summary>
     public static TheoryData<string> MakingFiles => [.. Served.Where(ServerFiles.Makes).Select(t => t.Name)];
 
-    /// <summary>Transports that carry several requests in flight on one connection.</summary>
-    public static TheoryData<string> Pipelined => [.. Served.Where(t => t.Capabilities.Has(TransportFeatures.Pipelined)).Select(t => t.Name)];
+    /// <summary>Transports that carry several requests in flight on one connection, each way of running them.</summary>
+    public static TheoryData<string, string> Pipelined => Variants(Served.Where(t => t.Capabilities.Has(TransportFeatures.Pipelined)));
 
     /// <summary>Transports that carry the length-prefix framing over a byte stream, in the clear (TlsTests send bad frames inside TLS).</summary>
     public static TheoryData<string> Streams => [.. Served.Where(t => t is StreamTransport && !t.Takes(Tls.Pin)).Select(t => t.Name)];

@@ -11,7 +11,8 @@ namespace IpcBench.Transports.Akka;
 /// Akka.Remote: an Ask from the client process's ActorSystem to an echo actor in the server process's, over Akka's
 /// default transport (DotNetty TCP, one association between the two systems). An address is <c>akka://HOST:PORT</c>; the
 /// actor is <c>akka.tcp://ipcbench-server@HOST:PORT/user/echo</c>. Akka's defaults throughout: what its users tune is
-/// the frame size, batching of small messages, the dispatchers' thread pools, and Tell between actors instead of Ask.
+/// the frame size, batching of small messages, the dispatchers' thread pools, and Tell between actors instead of Ask
+/// (the <c>call</c> option).
 /// </summary>
 public sealed class AkkaTransport : ITransport
 {
@@ -20,13 +21,18 @@ public sealed class AkkaTransport : ITransport
     /// <summary>The largest payload: Akka's default frame, less room for the envelope (the sender's and recipient's paths).</summary>
     public const int MaxPayload = AkkaSettings.MaximumFrameSize - 1024;
 
+    /// <summary>How the client calls the echo actor: Ask (a temporary actor per request) or Tell from an actor of its own.</summary>
+    internal static readonly TransportOption Call = TransportOption.Choice("call",
+        "how the client calls the echo actor: ask (Ask, a temporary reply actor and a timeout per request) or tell (Tell from one reply actor the connection keeps)",
+        "ask", OptionScope.Client, "ask", "tell") with { Compared = ["ask", "tell"] };
+
     private AkkaTransport()
     {
     }
 
     public string Name => "akka";
 
-    public string Description => "Akka.Remote: Ask from one ActorSystem to an echo actor in another, over Akka's DotNetty TCP transport";
+    public string Description => "Akka.Remote: Ask (or Tell: call=tell) from one ActorSystem to an echo actor in another, over Akka's DotNetty TCP transport";
 
     public TransportFamily Family => TransportFamily.Rpc;
 
@@ -41,8 +47,7 @@ public sealed class AkkaTransport : ITransport
     /// </summary>
     public TransportCapabilities Capabilities => new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.Pipelined, MaxPayload);
 
-    /// <summary>Ask is the one way to call an actor from outside one.</summary>
-    public IReadOnlyList<TransportOption> Options => [];
+    public IReadOnlyList<TransportOption> Options => [Call];
 
     public Uri DefaultAddress() => new($"{Name}://127.0.0.1:0");
 
@@ -62,7 +67,8 @@ public sealed class AkkaTransport : ITransport
 
     private async ValueTask<IConnection> ConnectCoreAsync(Uri address, CancellationToken ct)
     {
-        var options = EndpointOptions.Parse(address, this);
+        var values = OptionValues.Parse(address, this);
+        var options = EndpointOptions.From(values);
         var peer = AddressQuery.WithoutQuery(address);
         var endpoint = await Endpoints.ResolveAsync(address, ct).ConfigureAwait(false);
         var system = await Task.Run(ClientSystem.Acquire, ct).ConfigureAwait(false);
@@ -73,7 +79,9 @@ public sealed class AkkaTransport : ITransport
                 .ResolveOne(options.ConnectTimeout).WaitAsync(ct).ConfigureAwait(false);
             var lost = new CancellationTokenSource();
             var watch = system.ActorOf(Props.Create(() => new DisassociationWatch(server, lost)));
-            return new AkkaConnection(system, echo, watch, lost, peer.ToString(), options.RequestTimeout);
+            return values[Call] == "tell"
+                ? new TellConnection(system, echo, watch, lost, peer.ToString(), options.RequestTimeout)
+                : new AkkaConnection(system, echo, watch, lost, peer.ToString(), options.RequestTimeout);
         }
         catch (Exception e)
         {
