@@ -22,7 +22,7 @@ fi
 # The scripts under test are copied (to a fresh /run) before /tmp is replaced, and run from the copy beside stand-ins.
 T=/run/scripts-test repo=/run/scripts-test/repo bin=/run/scripts-test/bin
 mount -t tmpfs -o mode=755 tmpfs /run && mkdir -p "$T/log" "$repo" "$bin" \
-  && (cd "$tree" && cp --parents -r test.sh docker/*.sh docker/compose*.yaml benchmarks/*.sh tests/*.sh tests/windows "$repo/") \
+  && (cd "$tree" && cp --parents -r test.sh docker/*.sh docker/compose*.yaml benchmarks/*.sh tests/*.sh tests/*/*.csproj tests/windows "$repo/") \
   && mount -t tmpfs -o mode=1777 tmpfs /tmp && mkdir -p /var/lib/ipcbench-vm \
   && mount -t tmpfs -o mode=755 tmpfs /var/lib/ipcbench-vm && ip link set lo up \
   || { echo "tests/scripts.sh: could not make its namespaces" >&2; exit 2; }
