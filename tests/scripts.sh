@@ -54,7 +54,11 @@ stub sockperf '[ "$1" = server ] || exit 1 # ping-pong fails
 sleep 300 & wait'
 stub wine 'case "$1" in
   --version) echo wine-stub ;;
-  wineboot) [ "${STUB_WINEBOOT:-}" != hang ] || { touch '"$T"'/wineboot.hangs; sleep 300; } ;;
+  wineboot) case "${STUB_WINEBOOT:-}" in
+      hang) touch '"$T"'/wineboot.hangs; sleep 300 ;;
+      fail) echo "err:stub wineboot fails"; exit 1 ;;
+      fail-once) [ -e '"$T"'/wineboot.failed ] || { touch '"$T"'/wineboot.failed; echo "err:stub wineboot fails once"; exit 1; } ;;
+    esac ;;
   *) case " $* " in
        *" list --json "*) echo '"'"'[{"name": "pipe", "runs": true}, {"name": "grpc-pipe", "runs": true}]'"'"' ;;
        *" nonsense "*) echo "ipcbench ping: bad size" >&2; exit 2 ;;
@@ -215,6 +219,12 @@ check "wine.sh leaves another user's state folder, and another user's folder its
   eval '[ -d "$d_foreign" ] && [ -e /tmp/victim/mine ] && [ ! -e "$d_bulk" ]'
 timeout 60 "$repo/tests/windows/wine.sh" >"$T/wine-ok.out" 2>&1
 check "wine.sh passes when every row runs (the stand-in works)" test $? -eq 0
+STUB_WINEBOOT=fail-once timeout 60 "$repo/tests/windows/wine.sh" >"$T/wine-boot-once.out" 2>&1
+check "wine.sh boots Wine once more after a failed wineboot, and shows that boot's log" \
+  eval '[ $? -eq 0 ] && grep -q "wineboot exited 1" "$T/wine-boot-once.out" && grep -q "stub wineboot fails once" "$T/wine-boot-once.out"'
+STUB_WINEBOOT=fail timeout 60 "$repo/tests/windows/wine.sh" >"$T/wine-boot-fails.out" 2>&1
+check "wine.sh fails when wineboot fails twice, and leaves no prefix" \
+  eval '[ $? -ne 0 ] && grep -q "wineboot failed twice" "$T/wine-boot-fails.out" && [ -z "$(ls -d /tmp/ipcbench-wine-* 2>/dev/null)" ]'
 STUB_WINE_UNSUPPORTED=udp timeout 60 "$repo/tests/windows/wine.sh" >"$T/wine-udp.out" 2>&1
 check "wine.sh fails when a row its header says runs (udp) is 'not supported'" \
   eval '[ $? -ne 0 ] && grep -q "udp: not supported" "$T/wine-udp.out"'
