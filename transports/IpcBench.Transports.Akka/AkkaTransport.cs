@@ -71,28 +71,7 @@ public sealed class AkkaTransport : ITransport
         var options = EndpointOptions.From(values);
         var peer = AddressQuery.WithoutQuery(address);
         var endpoint = await Endpoints.ResolveAsync(address, ct).ConfigureAwait(false);
-        var system = await Task.Run(ClientSystem.Acquire, ct).ConfigureAwait(false);
-        try
-        {
-            var server = new Address("akka.tcp", AkkaSettings.ServerSystem, endpoint.Address.ToString(), endpoint.Port);
-            var echo = await system.ActorSelection(new RootActorPath(server) / "user" / AkkaSettings.EchoActor)
-                .ResolveOne(options.ConnectTimeout).WaitAsync(ct).ConfigureAwait(false);
-            var lost = new CancellationTokenSource();
-            var watch = system.ActorOf(Props.Create(() => new DisassociationWatch(server, lost)));
-            return values[Call] == "tell"
-                ? new TellConnection(system, echo, watch, lost, peer.ToString(), options.RequestTimeout)
-                : new AkkaConnection(system, echo, watch, lost, peer.ToString(), options.RequestTimeout);
-        }
-        catch (Exception e)
-        {
-            await ClientSystem.ReleaseAsync().ConfigureAwait(false);
-            throw e switch
-            {
-                ActorNotFoundException => new TransportException($"could not connect to {peer}: no echo actor answered there (is the server running?)", e),
-                TimeoutException or AskTimeoutException => new TransportTimeoutException(
-                    $"could not connect to {peer} within {options.ConnectTimeout.TotalMilliseconds:0} ms"),
-                _ => e,
-            };
-        }
+        var link = await ServerLink.OpenAsync(endpoint, peer.ToString(), options.ConnectTimeout, ct).ConfigureAwait(false);
+        return values[Call] == "tell" ? new TellConnection(link, options.RequestTimeout) : new AkkaConnection(link, options.RequestTimeout);
     }
 }

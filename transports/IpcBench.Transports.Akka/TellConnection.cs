@@ -1,6 +1,5 @@
 using Akka.Actor;
 using IpcBench.Contract;
-using IpcBench.Kit;
 
 namespace IpcBench.Transports.Akka;
 
@@ -13,22 +12,18 @@ namespace IpcBench.Transports.Akka;
 /// </summary>
 internal sealed class TellConnection : IConnection
 {
-    private readonly ActorSystem _system;
-    private readonly IActorRef _echo;
-    private readonly IActorRef _watch;
-    private readonly string _peer;
+    private readonly ServerLink _link;
     private readonly TimeSpan _timeout;
     private readonly Queue<TaskCompletionSource<byte[]>> _pending = new(); // in the order the requests were told
     private readonly IActorRef _replies;
     private readonly CancellationTokenRegistration _lostWatch;
     private string? _broken; // why the connection ended: every request after fails with it
-    private int _disposed;
 
-    public TellConnection(ActorSystem system, IActorRef echo, IActorRef watch, CancellationTokenSource lost, string peer, TimeSpan timeout)
+    public TellConnection(ServerLink link, TimeSpan timeout)
     {
-        (_system, _echo, _watch, _peer, _timeout) = (system, echo, watch, peer, timeout);
-        _replies = system.ActorOf(Props.Create(() => new ReplyActor(this)));
-        _lostWatch = lost.Token.UnsafeRegister(static s => ((TellConnection)s!).Break("lost: Akka reports the association gone"), this);
+        (_link, _timeout) = (link, timeout);
+        _replies = link.ActorOf(Props.Create(() => new ReplyActor(this)));
+        _lostWatch = link.Lost.UnsafeRegister(static s => ((TellConnection)s!).Break("lost: Akka reports the association gone"), this);
     }
 
     public async ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
@@ -42,7 +37,7 @@ internal sealed class TellConnection : IConnection
                 throw new TransportException(why);
             }
             _pending.Enqueue(answer);
-            _echo.Tell(request.ToArray(), _replies); // under the lock, so that the order told is the order queued
+            _link.Echo.Tell(request.ToArray(), _replies); // under the lock, so that the order told is the order queued
         }
         try
         {
@@ -50,11 +45,13 @@ internal sealed class TellConnection : IConnection
         }
         catch (TimeoutException)
         {
+            answer.TrySetCanceled(); // its caller learns why from the throw below, not from Break's exception
             Break("was closed: an earlier request on it got no reply in time");
-            throw TransportErrors.NoReply(_peer, _timeout);
+            throw TransportErrors.NoReply(_link.Peer, _timeout);
         }
         catch (OperationCanceledException)
         {
+            answer.TrySetCanceled();
             Break("was closed: an earlier request on it was cancelled");
             throw;
         }
@@ -65,7 +62,7 @@ internal sealed class TellConnection : IConnection
     {
         lock (_pending)
         {
-            _broken ??= $"connection to {_peer} {how}";
+            _broken ??= $"connection to {_link.Peer} {how}";
             while (_pending.TryDequeue(out var waiting))
             {
                 waiting.TrySetException(new TransportException(_broken));
@@ -84,17 +81,11 @@ internal sealed class TellConnection : IConnection
         }
     }
 
-    public async ValueTask DisposeAsync()
+    public ValueTask DisposeAsync()
     {
-        if (Interlocked.Exchange(ref _disposed, 1) != 0)
-        {
-            return; // a second dispose must not release the shared ActorSystem again
-        }
         _lostWatch.Dispose();
         Break("was closed");
-        _system.Stop(_replies);
-        _system.Stop(_watch);
-        await Stopping.WaitAsync(ClientSystem.ReleaseAsync(), $"akka client of {_peer}: its ActorSystem did not terminate").ConfigureAwait(false);
+        return _link.DisposeAsync(); // which stops the reply actor; a second dispose repeats only what is harmless
     }
 
     /// <summary>The connection's own actor, the sender of its requests: each reply it receives is the oldest request's.</summary>

@@ -38,7 +38,7 @@ public sealed class ThriftTransport : ITransport
 
     internal static readonly TransportOption Protocol = TransportOption.Choice("protocol",
         "Thrift's encoding: binary (TBinaryProtocol, what most Thrift services speak) or compact (TCompactProtocol, varints)",
-        "binary", OptionScope.BothEnds, "binary", "compact");
+        "binary", OptionScope.BothEnds, "binary", "compact") with { Compared = ["binary", "compact"] };
 
     private readonly bool _pipe;
 

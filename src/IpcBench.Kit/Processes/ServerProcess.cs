@@ -13,7 +13,12 @@ namespace IpcBench.Kit.Processes;
 public sealed class ServerProcess : IAsyncDisposable
 {
     public static readonly TimeSpan DefaultReadyTimeout = TimeSpan.FromSeconds(30);
-    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(5);
+    /// <summary>
+    /// How long a stopping server process gets before it is killed: its server's own bounded stop
+    /// (<see cref="IServer.StopTimeout"/>), then a margin for the serve command and the runtime to exit. Equal to the
+    /// server's bound, it killed a server whose sessions took their whole bound to end, a stop that was slow, not stuck.
+    /// </summary>
+    private static readonly TimeSpan StopTimeout = IServer.StopTimeout + TimeSpan.FromSeconds(5);
     private const int KeptStderrLines = 20;
 
     private readonly Process _process;
