@@ -230,7 +230,7 @@ check "wine.sh fails when a row its header says runs (udp) is 'not supported'" \
   eval '[ $? -ne 0 ] && grep -q "udp: not supported" "$T/wine-udp.out"'
 pkill -f "$bin/wine wineboot"; rm -rf "$d_foreign" /tmp/victim; settle
 
-echo "== benchmarks/peers.sh, ab.sh, runtimes.sh"
+echo "== benchmarks/peers.sh, ab.sh, runtimes.sh, keep-gate.sh"
 IPCBENCH_DURATION=1s timeout 60 "$repo/benchmarks/peers.sh" >"$T/peers.out" 2>&1
 check "peers.sh that fails leaves no sockperf server" eval '! pgrep -f "sockperf server" >/dev/null'
 mkdir -p "$T/keep/A"; touch "$T/keep/A/mine"
@@ -240,6 +240,26 @@ check "ab.sh --keep refuses a folder that holds A/ in one line (exit 2), and del
 mkdir -p "$T/runtimes/jit"; touch "$T/runtimes/jit/mine"
 IPCBENCH_RUNTIMES=$T/runtimes timeout 60 "$repo/benchmarks/runtimes.sh" publish >"$T/runtimes.out" 2>&1
 check "runtimes.sh does not replace a folder that is not an ipcbench build" test -e "$T/runtimes/jit/mine"
+# keep-gate.sh: a clone whose origin is a bare repository here, and a gate as ab.sh --keep leaves one
+kg=$T/keep-gate; git init -q --bare "$kg/origin.git" && git init -q -b main "$kg/clone"
+git -C "$kg/clone" -c user.name=t -c user.email=t@t commit -q --allow-empty -m start && git -C "$kg/clone" remote add origin "$kg/origin.git"
+for side in A B; do mkdir -p "$kg/gate/$side/tcp-1-round1/run"; echo '{}' >"$kg/gate/$side/tcp-1-round1/run/results.json"; echo log >"$kg/gate/$side/tcp-1-round1/stderr.txt"; done
+echo '{"cases": []}' >"$kg/gate/verdicts.json"; echo '| table |' >"$kg/gate/compare.md"
+kept() { git --git-dir="$kg/origin.git" ls-tree -r --name-only ipcbench-history 2>/dev/null; }
+head_before=$(git -C "$kg/clone" rev-parse HEAD)
+(cd "$kg/clone" && timeout 60 "$repo/benchmarks/keep-gate.sh" "$kg/gate" >"$T/keep-gate.out" 2>&1)
+check "keep-gate.sh keeps a gate's results.json, verdicts.json and compare.md in a commit of the history branch, no log" \
+  eval '[ $? -eq 0 ] && [ "$(kept | grep -c "^gates/[0-9-]*-[0-9a-f]\{7\}/\(B\|A\)/tcp-1-round1/run/results.json$")" = 2 ] \
+    && kept | grep -q "/verdicts.json$" && kept | grep -q "/compare.md$" && ! kept | grep -q stderr.txt'
+check "keep-gate.sh leaves the work tree, its index and HEAD as they were" \
+  eval '[ -z "$(git -C "$kg/clone" status --porcelain)" ] && [ "$(git -C "$kg/clone" rev-parse HEAD)" = "$head_before" ]'
+sleep 1; (cd "$kg/clone" && timeout 60 "$repo/benchmarks/keep-gate.sh" "$kg/gate" >/dev/null 2>&1)
+check "a second keep-gate.sh adds its gate to the branch's history, the first one kept" \
+  eval '[ "$(git --git-dir="$kg/origin.git" rev-list --count ipcbench-history)" = 2 ] && [ "$(kept | grep -c /verdicts.json)" = 2 ]'
+ln -s /etc/passwd "$kg/gate/B/tcp-1-round1/run/compare.md"
+(cd "$kg/clone" && timeout 60 "$repo/benchmarks/keep-gate.sh" "$kg/gate" >/dev/null 2>"$T/keep-gate.err")
+check "keep-gate.sh refuses a gate that holds a link in one line (exit 2), and pushes nothing" \
+  eval '[ $? -eq 2 ] && [ "$(wc -l <"$T/keep-gate.err")" = 1 ] && [ "$(git --git-dir="$kg/origin.git" rev-list --count ipcbench-history)" = 2 ]'
 settle
 
 echo "== test.sh's brokers"

@@ -29,6 +29,7 @@ public static class IpcbenchCommand
             ReportCommand.Create(),
             CompareCommand.Create(),
             MergeCommand.Create(),
+            HistoryCommand.Create(),
             ClientProcessCommands.Worker(),
             ClientProcessCommands.FirstReply(),
         };

@@ -223,13 +223,7 @@ public class WindowsFilesTests
 
     // ---- reading YAML, as DockerFilesTests does
 
-    private static YamlMappingNode Load(string relativePath)
-    {
-        var stream = new YamlStream();
-        using var reader = new StreamReader(Path.Combine(Root, relativePath));
-        stream.Load(reader);
-        return (YamlMappingNode)stream.Documents.Single().RootNode;
-    }
+    private static YamlMappingNode Load(string relativePath) => YamlNodes.Load(Path.Combine(Root, relativePath));
 
     private static YamlMappingNode Services(YamlMappingNode compose) => (YamlMappingNode)compose["services"];
 

@@ -5,6 +5,15 @@ namespace IpcBench.Tests;
 /// <summary>Reading parsed YAML (compose files, workflows, manifests) the way the tools that run them do.</summary>
 internal static class YamlNodes
 {
+    /// <summary>The one document of the YAML file at <paramref name="path"/>, a mapping.</summary>
+    public static YamlMappingNode Load(string path)
+    {
+        var stream = new YamlStream();
+        using var reader = new StreamReader(path);
+        stream.Load(reader);
+        return (YamlMappingNode)stream.Documents.Single().RootNode;
+    }
+
     /// <summary>The node at <paramref name="path"/>, looking through YAML merge keys (<c>&lt;&lt;: *anchor</c>) as compose does.</summary>
     public static YamlNode? Get(YamlNode? node, params string[] path)
     {

@@ -42,7 +42,7 @@ public static class HtmlReport
         return html.ToString();
     }
 
-    private const string Style = """
+    internal const string Style = """
 
         body { font-family: 'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif; color: #222; margin: 2em auto; max-width: 1100px; padding: 0 1em; }
         h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.6em; }
