@@ -27,6 +27,20 @@ internal static class HeadlessChromium
     public static async Task ScreenshotAsync(string page, string png, int width, int height) =>
         await RunAsync($"--screenshot={png}", $"--window-size={width},{height}", "--hide-scrollbars", new Uri(page).AbsoluteUri);
 
+    /// <summary>
+    /// A screenshot of the page kept for a person to look at, <paramref name="name"/>/<paramref name="name"/>.png in the
+    /// tests' output folder, checked to hold a picture (an empty page is a few KB); returns its path.
+    /// </summary>
+    public static async Task<string> KeptScreenshotAsync(string page, string name, int width, int height)
+    {
+        string png = System.IO.Path.Combine(AppContext.BaseDirectory, name, $"{name}.png");
+        Directory.CreateDirectory(System.IO.Path.GetDirectoryName(png)!);
+        File.Delete(png);
+        await ScreenshotAsync(page, png, width, height);
+        Assert.True(new FileInfo(png).Length > 10_000, $"the screenshot {png} is empty");
+        return png;
+    }
+
     private static async Task<(string Stdout, string Stderr)> RunAsync(params string[] args)
     {
         string browser = Path() ?? throw new InvalidOperationException("chromium is not installed: apt-get install chromium (test.sh does)");

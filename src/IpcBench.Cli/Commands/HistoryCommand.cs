@@ -1,7 +1,5 @@
 using System.CommandLine;
-using IpcBench.Reporting;
 using IpcBench.Reporting.Collecting;
-using IpcBench.Reporting.Comparison;
 using IpcBench.Reporting.History;
 
 namespace IpcBench.Cli.Commands;
@@ -34,14 +32,8 @@ internal static class HistoryCommand
 
     private static int Run(string[] paths, string? html, string? json)
     {
-        RunHistory history;
-        try
+        if (!ResultsReading.TryRead("history", () => RunHistory.Read(paths), out var history))
         {
-            history = RunHistory.Read(paths);
-        }
-        catch (Exception e) when (e is ResultsFormatException or NotComparableException)
-        {
-            Console.Error.WriteLine($"ipcbench history: error: {e.Message}");
             return ExitCodes.Usage;
         }
         foreach (var (file, render) in new (string?, Func<RunHistory, string>)[] { (html, HistoryPage.Html), (json, HistoryJson.Render) })

@@ -27,14 +27,8 @@ internal static class ReportCommand
 
     private static int Run(string path)
     {
-        RunResults run;
-        try
+        if (!ResultsReading.TryRead("report", () => RunPool.Read(path), out var run))
         {
-            run = RunPool.Read(path);
-        }
-        catch (Exception e) when (e is ResultsFormatException or NotComparableException)
-        {
-            Console.Error.WriteLine($"ipcbench report: error: {e.Message}");
             return ExitCodes.Usage;
         }
         string folder = Directory.Exists(path) ? path : Path.GetDirectoryName(Path.GetFullPath(path))!;
