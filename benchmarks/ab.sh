@@ -7,8 +7,9 @@
 # design). A baseline measured on another machine, or on this one another day, is never part of it.
 #
 # Usage: benchmarks/ab.sh [options] BASE HEAD        (BASE and HEAD: git revisions; one revision twice is built once)
-#   --transports LIST       tcp (each transport's launches vary by 10-20% here: see docs/ci-gate.md for what a
-#                           verdict costs in rounds)
+#   --transports LIST|all   tcp; all: every transport both builds know that HEAD's 'ipcbench list --json' says runs
+#                           here (each transport's launches vary by 10-20% here: docs/ci-gate.md says what a verdict
+#                           costs in rounds)
 #   --sizes LIST            1 (request sizes, as ping's --size takes them)
 #   --rounds N              6: each side runs at least N pings of each transport and size (4 is the fewest with an interval)
 #   --max-rounds M          12: a case that compare cannot tell yet gets another round, up to M
@@ -27,7 +28,7 @@ cd "$(dirname "$0")/.."
 . benchmarks/figures.sh
 
 transports=tcp sizes=1 rounds=6 max_rounds=12 count=5000 threshold=10% placement=same-core slowdown="" builds="" keep=""
-usage() { sed -n '9,24p' "$0" >&2; exit 2; }
+usage() { sed -n '9,25p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --transports) transports=$2; shift 2 ;;
@@ -115,6 +116,20 @@ unclear = {(c["key"]["transport"], c["key"]["size"]) for c in json.load(open(sys
 print(" ".join(case for case in sys.argv[2:] if (case.split(":")[0], size(case.split(":")[1])) in unclear))
 PY
 }
+
+# runs_here BIN: the transports that build lists as running here (list --json, never the table printed for people).
+runs_here() {
+  "$1/ipcbench" list --json | python3 -c 'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin) if t["runs"]))'
+}
+if [ "$transports" = all ]; then
+  base_knows=" $("$base_bin/ipcbench" list --json | python3 -c 'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)))') "
+  transports="" new=""
+  for transport in $(runs_here "$head_bin"); do
+    if [[ "$base_knows" == *" $transport "* ]]; then transports+="${transports:+,}$transport"; else new+=" $transport"; fi
+  done
+  [ -n "$transports" ] || { echo "ab.sh: --transports all: no transport runs here" >&2; exit 2; }
+  [ -z "$new" ] || echo "== not gated, new in $2 (the base has no such transport):$new"
+fi
 
 declare -A delay
 echo "== $rounds to $max_rounds rounds of $transports at $sizes B, $count requests each, placement $placement: A = $1, B = $2${slowdown:+, B slowed by $slowdown% (test-only)}"
