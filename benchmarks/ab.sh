@@ -14,6 +14,8 @@
 #   --rounds N              6: each side runs at least N pings of each transport and size (4 is the fewest with an interval)
 #   --max-rounds M          12: a case that compare cannot tell yet gets another round, up to M
 #   --count N               5000 requests a ping (a launch's p50 moves little past that; what varies is the launch)
+#   --duration D            instead of --count: each ping warms up for D, then measures for D (e.g. 0.5s), so that a
+#                           slow transport sends fewer requests (tcp-nagle's 40 ms stalls: 5,000 would take minutes)
 #   --threshold PCT         10%
 #   --placement P           same-core: client and server take turns on one CPU, so no figure moves with how the
 #                           machine idles (see docs/placement.md); none and cross-core pay its wake-ups
@@ -27,8 +29,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/figures.sh
 
-transports=tcp sizes=1 rounds=6 max_rounds=12 count=5000 threshold=10% placement=same-core slowdown="" builds="" keep=""
-usage() { sed -n '9,25p' "$0" >&2; exit 2; }
+transports=tcp sizes=1 rounds=6 max_rounds=12 count=5000 duration="" threshold=10% placement=same-core slowdown="" builds="" keep=""
+usage() { sed -n '9,27p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --transports) transports=$2; shift 2 ;;
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --max-rounds) max_rounds=$2; shift 2 ;;
     --count) count=$2; shift 2 ;;
+    --duration) duration=$2; shift 2 ;;
     --threshold) threshold=$2; shift 2 ;;
     --placement) placement=$2; shift 2 ;;
     --inject-slowdown) slowdown=${2%\%}; shift 2 ;;
@@ -51,6 +54,8 @@ done
 [[ "$max_rounds" =~ ^[1-9][0-9]*$ ]] && [ "$max_rounds" -ge "$rounds" ] \
   || { echo "ab.sh: --max-rounds must be a whole number no less than --rounds ($rounds), not '$max_rounds'" >&2; exit 2; }
 [ -z "$slowdown" ] || [[ "$slowdown" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "ab.sh: --inject-slowdown must be a percentage such as 20%" >&2; exit 2; }
+# What a ping measures: --count requests after the default warm-up, or --duration after as long a warm-up.
+length=(--count "$count"); [ -z "$duration" ] || length=(--duration "$duration" --warmup "$duration")
 [ -z "$keep" ] || [ -z "$(ls -A "$keep" 2>/dev/null)" ] || { echo "ab.sh: --keep $keep is not empty: name a new or empty folder" >&2; exit 2; }
 
 started=$(date +%s)
@@ -91,7 +96,7 @@ ping() {
   shift 5
   local out="$runs/$side/$transport-$size-round$round"
   mkdir -p "$out"
-  if ! env -u IPCBENCH_TEST_SERVER_DELAY_US "$@" "$bin/ipcbench" ping --transport "$transport" --size "$size" --count "$count" \
+  if ! env -u IPCBENCH_TEST_SERVER_DELAY_US "$@" "$bin/ipcbench" ping --transport "$transport" --size "$size" "${length[@]}" \
       --placement "$placement" --results "$out" --json "$out/ping.json" >/dev/null 2>"$out/stderr.txt"; then
     echo "ab.sh: $side's ping of $transport at $size failed (round $round):" >&2
     tail -5 "$out/stderr.txt" >&2
@@ -132,7 +137,7 @@ if [ "$transports" = all ]; then
 fi
 
 declare -A delay
-echo "== $rounds to $max_rounds rounds of $transports at $sizes B, $count requests each, placement $placement: A = $1, B = $2${slowdown:+, B slowed by $slowdown% (test-only)}"
+echo "== $rounds to $max_rounds rounds of $transports at $sizes B, $([ -n "$duration" ] && echo "$duration a ping" || echo "$count requests each"), placement $placement: A = $1, B = $2${slowdown:+, B slowed by $slowdown% (test-only)}"
 cases=$(for transport in ${transports//,/ }; do for size in ${sizes//,/ }; do echo -n "$transport:$size "; done; done)
 pending=$cases
 round=0

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Keeps a gate (benchmarks/ab.sh --keep DIR) in the history branch, as the benchmarks workflow does on each push to
 # main, so that the history grows by itself: the gate's rounds' results.json, its verdicts.json and compare.md (not
-# the histograms or logs) become gates/TIME-COMMIT/ in a commit on BRANCH, pushed to REMOTE. 'ipcbench history'
-# reads them back: git worktree add DIR BRANCH, then ipcbench history DIR/gates/*.
+# the reports or logs) become gates/TIME-COMMIT/ in a commit on BRANCH, pushed to REMOTE. 'ipcbench history'
+# reads them back: git worktree add DIR BRANCH, then ipcbench history DIR/gates/*. Each results.json is kept without
+# its per-request samples (samples_us, four fifths of its size: about 3.5 KB a launch is left), which compare
+# needs only for a run of one launch; the launches' p50s, percentiles and histogram stay.
 #
 #   benchmarks/keep-gate.sh GATE [BRANCH [REMOTE]]     (BRANCH ipcbench-history, REMOTE origin; run in this repository)
 #
@@ -31,7 +33,16 @@ commit=$(git rev-parse HEAD)
 folder=gates/$(date -u +%Y%m%d-%H%M%S)-${commit:0:7}
 kept=0
 while IFS= read -r -d '' file; do
-  git update-index --add --cacheinfo "100644,$(git hash-object -w -- "$gate/$file"),$folder/${file#./}"
+  kept_file=$gate/$file
+  if [ "${file##*/}" = results.json ]; then
+    kept_file=$work/results.json
+    python3 -c 'import json, sys
+run = json.load(open(sys.argv[1]))
+for case in run["cases"]:
+    case["samples_us"] = []
+json.dump(run, sys.stdout, indent=2)' "$gate/$file" >"$kept_file" || refuse "$gate/$file is not a results.json"
+  fi
+  git update-index --add --cacheinfo "100644,$(git hash-object -w -- "$kept_file"),$folder/${file#./}"
   kept=$((kept + 1))
 done < <(cd "$gate" && find . -type f \( -name results.json -o -name verdicts.json -o -name compare.md \) -print0)
 [ "$kept" -gt 1 ] || refuse "$gate holds no results.json"

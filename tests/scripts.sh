@@ -243,7 +243,10 @@ check "runtimes.sh does not replace a folder that is not an ipcbench build" test
 # keep-gate.sh: a clone whose origin is a bare repository here, and a gate as ab.sh --keep leaves one
 kg=$T/keep-gate; git init -q --bare "$kg/origin.git" && git init -q -b main "$kg/clone"
 git -C "$kg/clone" -c user.name=t -c user.email=t@t commit -q --allow-empty -m start && git -C "$kg/clone" remote add origin "$kg/origin.git"
-for side in A B; do mkdir -p "$kg/gate/$side/tcp-1-round1/run"; echo '{}' >"$kg/gate/$side/tcp-1-round1/run/results.json"; echo log >"$kg/gate/$side/tcp-1-round1/stderr.txt"; done
+for side in A B; do
+  mkdir -p "$kg/gate/$side/tcp-1-round1/run"; echo log >"$kg/gate/$side/tcp-1-round1/stderr.txt"
+  echo '{"cases": [{"latency_us": {"p50": 9.8}, "samples_us": [9.7, 9.8, 9.9]}]}' >"$kg/gate/$side/tcp-1-round1/run/results.json"
+done
 echo '{"cases": []}' >"$kg/gate/verdicts.json"; echo '| table |' >"$kg/gate/compare.md"
 kept() { git --git-dir="$kg/origin.git" ls-tree -r --name-only ipcbench-history 2>/dev/null; }
 head_before=$(git -C "$kg/clone" rev-parse HEAD)
@@ -251,6 +254,9 @@ head_before=$(git -C "$kg/clone" rev-parse HEAD)
 check "keep-gate.sh keeps a gate's results.json, verdicts.json and compare.md in a commit of the history branch, no log" \
   eval '[ $? -eq 0 ] && [ "$(kept | grep -c "^gates/[0-9-]*-[0-9a-f]\{7\}/\(B\|A\)/tcp-1-round1/run/results.json$")" = 2 ] \
     && kept | grep -q "/verdicts.json$" && kept | grep -q "/compare.md$" && ! kept | grep -q stderr.txt'
+check "keep-gate.sh keeps a results.json without its per-request samples, its figures whole" \
+  eval 'git --git-dir="$kg/origin.git" show "ipcbench-history:$(kept | grep /B/.*results.json)" \
+    | python3 -c "import json, sys; c = json.load(sys.stdin)[\"cases\"][0]; sys.exit(not (c[\"samples_us\"] == [] and c[\"latency_us\"][\"p50\"] == 9.8))"'
 check "keep-gate.sh leaves the work tree, its index and HEAD as they were" \
   eval '[ -z "$(git -C "$kg/clone" status --porcelain)" ] && [ "$(git -C "$kg/clone" rev-parse HEAD)" = "$head_before" ]'
 sleep 1; (cd "$kg/clone" && timeout 60 "$repo/benchmarks/keep-gate.sh" "$kg/gate" >/dev/null 2>&1)
