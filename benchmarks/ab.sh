@@ -15,7 +15,7 @@
 #   --max-rounds M          12: a case that compare cannot tell yet gets another round, up to M
 #   --count N               5000 requests a ping (a launch's p50 moves little past that; what varies is the launch)
 #   --duration D            instead of --count: each ping warms up for D, then measures for D (e.g. 0.5s), so that a
-#                           slow transport sends fewer requests (tcp-nagle's 40 ms stalls: 5,000 would take minutes)
+#                           slow transport sends fewer requests (tcp-nagle's stalls: 5,000 would take minutes)
 #   --threshold PCT         10%
 #   --placement P           same-core: client and server take turns on one CPU, so no figure moves with how the
 #                           machine idles (see docs/placement.md); none and cross-core pay its wake-ups
@@ -122,14 +122,14 @@ print(" ".join(case for case in sys.argv[2:] if (case.split(":")[0], size(case.s
 PY
 }
 
-# runs_here BIN: the transports that build lists as running here (list --json, never the table printed for people).
-runs_here() {
-  "$1/ipcbench" list --json | python3 -c 'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin) if t["runs"]))'
+# listed BIN WHICH: the transports BIN's 'ipcbench list --json' names (never its table for people): all, or those that run here.
+listed() {
+  "$1/ipcbench" list --json | python3 -c 'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin) if sys.argv[1] == "all" or t["runs"]))' "$2"
 }
 if [ "$transports" = all ]; then
-  base_knows=" $("$base_bin/ipcbench" list --json | python3 -c 'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)))') "
+  base_knows=" $(listed "$base_bin" all) "
   transports="" new=""
-  for transport in $(runs_here "$head_bin"); do
+  for transport in $(listed "$head_bin" runs); do
     if [[ "$base_knows" == *" $transport "* ]]; then transports+="${transports:+,}$transport"; else new+=" $transport"; fi
   done
   [ -n "$transports" ] || { echo "ab.sh: --transports all: no transport runs here" >&2; exit 2; }

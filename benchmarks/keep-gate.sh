@@ -31,11 +31,11 @@ else
 fi
 commit=$(git rev-parse HEAD)
 folder=gates/$(date -u +%Y%m%d-%H%M%S)-${commit:0:7}
-kept=0
+kept=0 results=0
 while IFS= read -r -d '' file; do
   kept_file=$gate/$file
   if [ "${file##*/}" = results.json ]; then
-    kept_file=$work/results.json
+    kept_file=$work/results.json results=$((results + 1))
     python3 -c 'import json, sys
 run = json.load(open(sys.argv[1]))
 for case in run["cases"]:
@@ -45,7 +45,7 @@ json.dump(run, sys.stdout, indent=2)' "$gate/$file" >"$kept_file" || refuse "$ga
   git update-index --add --cacheinfo "100644,$(git hash-object -w -- "$kept_file"),$folder/${file#./}"
   kept=$((kept + 1))
 done < <(cd "$gate" && find . -type f \( -name results.json -o -name verdicts.json -o -name compare.md \) -print0)
-[ "$kept" -gt 1 ] || refuse "$gate holds no results.json"
+[ "$results" -gt 0 ] || refuse "$gate holds no results.json"
 export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-ipcbench history} GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-ipcbench-history@localhost}
 export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME} GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}
 kept_commit=$(git commit-tree "$(git write-tree)" "${parent[@]}" -m "The gate of $commit" -m "$kept files from $gate, in $folder")
