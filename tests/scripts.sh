@@ -254,9 +254,10 @@ head_before=$(git -C "$kg/clone" rev-parse HEAD)
 check "keep-gate.sh keeps a gate's results.json, verdicts.json and compare.md in a commit of the history branch, no log" \
   eval '[ $? -eq 0 ] && [ "$(kept | grep -c "^gates/[0-9-]*-[0-9a-f]\{7\}/\(B\|A\)/tcp-1-round1/run/results.json$")" = 2 ] \
     && kept | grep -q "/verdicts.json$" && kept | grep -q "/compare.md$" && ! kept | grep -q stderr.txt'
+# (python3 from a folder that is there: scripts.sh's caller may sit under the /tmp replaced above, and pyenv's shim needs one)
 check "keep-gate.sh keeps a results.json without its per-request samples, its figures whole" \
-  eval 'git --git-dir="$kg/origin.git" show "ipcbench-history:$(kept | grep /B/.*results.json)" \
-    | python3 -c "import json, sys; c = json.load(sys.stdin)[\"cases\"][0]; sys.exit(not (c[\"samples_us\"] == [] and c[\"latency_us\"][\"p50\"] == 9.8))"'
+  eval 'git --git-dir="$kg/origin.git" show "ipcbench-history:$(kept | grep /B/.*results.json)" | (cd "$kg" \
+    && python3 -c "import json, sys; c = json.load(sys.stdin)[\"cases\"][0]; sys.exit(not (c[\"samples_us\"] == [] and c[\"latency_us\"][\"p50\"] == 9.8))")'
 check "keep-gate.sh leaves the work tree, its index and HEAD as they were" \
   eval '[ -z "$(git -C "$kg/clone" status --porcelain)" ] && [ "$(git -C "$kg/clone" rev-parse HEAD)" = "$head_before" ]'
 sleep 1; (cd "$kg/clone" && timeout 60 "$repo/benchmarks/keep-gate.sh" "$kg/gate" >/dev/null 2>&1)
