@@ -1,23 +1,22 @@
 #!/usr/bin/env bash
-# Keeps a gate (benchmarks/ab.sh --keep DIR) in the history branch, as the benchmarks workflow does on each push to
-# main, so that the history grows by itself: the gate's rounds' results.json, its verdicts.json and compare.md (not
-# the reports or logs) become gates/TIME-COMMIT/ in a commit on BRANCH, pushed to REMOTE. 'ipcbench history'
-# reads them back: git worktree add DIR BRANCH, then ipcbench history DIR/gates/*. Each results.json is kept without
-# its per-request samples (samples_us, four fifths of its size: about 3.5 KB a launch is left), which compare
-# needs only for a run of one launch; the launches' p50s, percentiles and histogram stay.
+# Keeps a gate in the history branch, as the benchmarks workflow does on each push to main, so that the history grows
+# by itself: KEPT, what 'ipcbench keep GATE --into KEPT' made of a gate (benchmarks/ab.sh --keep GATE: its rounds'
+# results.json without their per-request samples, verdicts.json, compare.md), becomes gates/TIME-COMMIT/ in a commit
+# on BRANCH, pushed to REMOTE. 'ipcbench history' reads them back: git worktree add DIR BRANCH, then
+# ipcbench history DIR/gates/*.
 #
-#   benchmarks/keep-gate.sh GATE [BRANCH [REMOTE]]     (BRANCH ipcbench-history, REMOTE origin; run in this repository)
+#   benchmarks/keep-gate.sh KEPT [BRANCH [REMOTE]]     (BRANCH ipcbench-history, REMOTE origin; run in this repository)
 #
 # The commit is made with an index of its own: the work tree, its index and HEAD stay as they are. The branch starts
-# empty (no parent) the first time. A gate without B/ or verdicts.json, or holding a link, is refused (exit 2) and
+# empty (no parent) the first time. A folder without B/ or verdicts.json, or holding a link, is refused (exit 2) and
 # nothing is pushed. A push that loses a race with another fails (exit 1): the workflow runs one at a time.
 set -euo pipefail
-[ $# -ge 1 ] && [ $# -le 3 ] || { sed -n 7p "$0" >&2; exit 2; }
-gate=$1 branch=${2:-ipcbench-history} remote=${3:-origin}
+[ $# -ge 1 ] && [ $# -le 3 ] || { sed -n 8p "$0" >&2; exit 2; }
+kept_dir=$1 branch=${2:-ipcbench-history} remote=${3:-origin}
 refuse() { echo "keep-gate.sh: $*" >&2; exit 2; }
-[ -d "$gate/B" ] && [ -f "$gate/verdicts.json" ] || refuse "$gate is not a kept gate: it has no B/ or no verdicts.json"
-link=$(find "$gate" -type l -print -quit)
-[ -z "$link" ] || refuse "$gate holds a link ($link): nothing kept"
+[ -d "$kept_dir/B" ] && [ -f "$kept_dir/verdicts.json" ] || refuse "$kept_dir is not a kept gate ('ipcbench keep'): it has no B/ or no verdicts.json"
+link=$(find "$kept_dir" -type l -print -quit)
+[ -z "$link" ] || refuse "$kept_dir holds a link ($link): nothing kept"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ipcbench-keep-gate.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -33,21 +32,13 @@ commit=$(git rev-parse HEAD)
 folder=gates/$(date -u +%Y%m%d-%H%M%S)-${commit:0:7}
 kept=0 results=0
 while IFS= read -r -d '' file; do
-  kept_file=$gate/$file
-  if [ "${file##*/}" = results.json ]; then
-    kept_file=$work/results.json results=$((results + 1))
-    python3 -c 'import json, sys
-run = json.load(open(sys.argv[1]))
-for case in run["cases"]:
-    case["samples_us"] = []
-json.dump(run, sys.stdout, indent=2)' "$gate/$file" >"$kept_file" || refuse "$gate/$file is not a results.json"
-  fi
-  git update-index --add --cacheinfo "100644,$(git hash-object -w -- "$kept_file"),$folder/${file#./}"
+  [ "${file##*/}" != results.json ] || results=$((results + 1))
+  git update-index --add --cacheinfo "100644,$(git hash-object -w -- "$kept_dir/$file"),$folder/${file#./}"
   kept=$((kept + 1))
-done < <(cd "$gate" && find . -type f \( -name results.json -o -name verdicts.json -o -name compare.md \) -print0)
-[ "$results" -gt 0 ] || refuse "$gate holds no results.json"
+done < <(cd "$kept_dir" && find . -type f \( -name results.json -o -name verdicts.json -o -name compare.md \) -print0)
+[ "$results" -gt 0 ] || refuse "$kept_dir holds no results.json"
 export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-ipcbench history} GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-ipcbench-history@localhost}
 export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME} GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}
-kept_commit=$(git commit-tree "$(git write-tree)" "${parent[@]}" -m "The gate of $commit" -m "$kept files from $gate, in $folder")
+kept_commit=$(git commit-tree "$(git write-tree)" "${parent[@]}" -m "The gate of $commit" -m "$kept files from $kept_dir, in $folder")
 git push -q "$remote" "$kept_commit:refs/heads/$branch" || { echo "keep-gate.sh: the push to $remote $branch failed" >&2; exit 1; }
 echo "$folder"

@@ -240,12 +240,12 @@ check "ab.sh --keep refuses a folder that holds A/ in one line (exit 2), and del
 mkdir -p "$T/runtimes/jit"; touch "$T/runtimes/jit/mine"
 IPCBENCH_RUNTIMES=$T/runtimes timeout 60 "$repo/benchmarks/runtimes.sh" publish >"$T/runtimes.out" 2>&1
 check "runtimes.sh does not replace a folder that is not an ipcbench build" test -e "$T/runtimes/jit/mine"
-# keep-gate.sh: a clone whose origin is a bare repository here, and a gate as ab.sh --keep leaves one
+# keep-gate.sh: a clone whose origin is a bare repository here, and a gate as 'ipcbench keep' leaves one (and a log)
 kg=$T/keep-gate; git init -q --bare "$kg/origin.git" && git init -q -b main "$kg/clone"
 git -C "$kg/clone" -c user.name=t -c user.email=t@t commit -q --allow-empty -m start && git -C "$kg/clone" remote add origin "$kg/origin.git"
 for side in A B; do
   mkdir -p "$kg/gate/$side/tcp-1-round1/run"; echo log >"$kg/gate/$side/tcp-1-round1/stderr.txt"
-  echo '{"cases": [{"latency_us": {"p50": 9.8}, "samples_us": [9.7, 9.8, 9.9]}]}' >"$kg/gate/$side/tcp-1-round1/run/results.json"
+  echo '{"cases": [{"latency_us": {"p50": 9.8}}]}' >"$kg/gate/$side/tcp-1-round1/run/results.json"
 done
 echo '{"cases": []}' >"$kg/gate/verdicts.json"; echo '| table |' >"$kg/gate/compare.md"
 kept() { git --git-dir="$kg/origin.git" ls-tree -r --name-only ipcbench-history 2>/dev/null; }
@@ -254,10 +254,6 @@ head_before=$(git -C "$kg/clone" rev-parse HEAD)
 check "keep-gate.sh keeps a gate's results.json, verdicts.json and compare.md in a commit of the history branch, no log" \
   eval '[ $? -eq 0 ] && [ "$(kept | grep -c "^gates/[0-9-]*-[0-9a-f]\{7\}/\(B\|A\)/tcp-1-round1/run/results.json$")" = 2 ] \
     && kept | grep -q "/verdicts.json$" && kept | grep -q "/compare.md$" && ! kept | grep -q stderr.txt'
-# (python3 from a folder that is there: scripts.sh's caller may sit under the /tmp replaced above, and pyenv's shim needs one)
-check "keep-gate.sh keeps a results.json without its per-request samples, its figures whole" \
-  eval 'git --git-dir="$kg/origin.git" show "ipcbench-history:$(kept | grep /B/.*results.json)" | (cd "$kg" \
-    && python3 -c "import json, sys; c = json.load(sys.stdin)[\"cases\"][0]; sys.exit(not (c[\"samples_us\"] == [] and c[\"latency_us\"][\"p50\"] == 9.8))")'
 check "keep-gate.sh leaves the work tree, its index and HEAD as they were" \
   eval '[ -z "$(git -C "$kg/clone" status --porcelain)" ] && [ "$(git -C "$kg/clone" rev-parse HEAD)" = "$head_before" ]'
 sleep 1; (cd "$kg/clone" && timeout 60 "$repo/benchmarks/keep-gate.sh" "$kg/gate" >/dev/null 2>&1)

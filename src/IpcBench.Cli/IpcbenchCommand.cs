@@ -30,6 +30,7 @@ public static class IpcbenchCommand
             CompareCommand.Create(),
             MergeCommand.Create(),
             HistoryCommand.Create(),
+            KeepCommand.Create(),
             ClientProcessCommands.Worker(),
             ClientProcessCommands.FirstReply(),
         };

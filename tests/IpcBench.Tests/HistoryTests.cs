@@ -55,8 +55,8 @@ public sealed class HistoryTests(ITestOutputHelper output) : IDisposable
     public async Task A_change_of_machine_between_runs_is_said_where_it_happened()
     {
         var commits = Commits(2);
-        string first = SaveRounds(Path.Combine(_dir, "one"), commits[0], Start, 20);
-        string second = SaveRounds(Path.Combine(_dir, "two"), commits[1], Start.AddHours(1), 20, cpu: "Another CPU @ 2.0GHz");
+        string first = GateFixtures.SaveRounds(Path.Combine(_dir, "one"), commits[0], Start, 20);
+        string second = GateFixtures.SaveRounds(Path.Combine(_dir, "two"), commits[1], Start.AddHours(1), 20, cpu: "Another CPU @ 2.0GHz");
         var (code, stdout, stderr) = await CliAsync(["history", first, second]);
         Assert.True(code == 0, stderr);
         Assert.Contains($"- before {commits[1][..7]} ({second}): machine differs", stdout, StringComparison.Ordinal);
@@ -102,42 +102,9 @@ public sealed class HistoryTests(ITestOutputHelper output) : IDisposable
         Assert.Matches("^ipcbench history: error: .* holds no results.json", stderr.Trim());
     }
 
-    /// <summary>
-    /// A gate as benchmarks/ab.sh --keep leaves it: A/ and B/, six rounds each of tcp at 1 B, and compare's verdicts.json
-    /// of the two, measured an hour after the gate before.
-    /// </summary>
-    private string KeepGate(int number, string baseCommit, string headCommit, double baseP50, double headP50)
-    {
-        string gate = Path.Combine(_dir, $"gate-{number}");
-        var at = Start.AddHours(number);
-        SaveRounds(Path.Combine(gate, "A"), baseCommit, at, baseP50);
-        SaveRounds(Path.Combine(gate, "B"), headCommit, at.AddMinutes(1), headP50);
-        var comparison = RunComparison.Compare(RunPool.Read(Path.Combine(gate, "A")), RunPool.Read(Path.Combine(gate, "B")), 0.10);
-        ComparisonJson.Write(Path.Combine(gate, GateVerdicts.FileName), comparison);
-        return gate;
-    }
-
-    /// <summary>Six rounds of tcp at 1 B whose p50s lie within 3% of <paramref name="p50"/>, as one side of a gate keeps them.</summary>
-    private static string SaveRounds(string folder, string commit, DateTimeOffset at, double p50, string? cpu = null)
-    {
-        for (int round = 1; round <= 6; round++)
-        {
-            double launch = p50 * (1 + (round % 3 - 1) * 0.03);
-            var run = RunFixtures.With($"{at:yyyyMMdd-HHmmss}-ping-{round}",
-                RunFixtures.FromSamples("tcp", 1, RunFixtures.Latencies(launch, 500, seed: round)).WithOptions("io=sync")) with
-            {
-                Kind = "ping",
-                GitCommit = commit,
-                StartedAt = at.AddSeconds(round),
-            };
-            if (cpu is not null)
-            {
-                run = run with { Environment = run.Environment with { CpuModel = cpu } };
-            }
-            RunFixtures.Save(Path.Combine(folder, $"tcp-1-round{round}"), run);
-        }
-        return folder;
-    }
+    /// <summary>The <paramref name="number"/>th gate, measured an hour after the gate before.</summary>
+    private string KeepGate(int number, string baseCommit, string headCommit, double baseP50, double headP50) =>
+        GateFixtures.Keep(Path.Combine(_dir, $"gate-{number}"), baseCommit, headCommit, Start.AddHours(number), baseP50, headP50);
 
     /// <summary>
     /// The newest <paramref name="count"/> commits of this repository, oldest first. A shallow checkout holds fewer: the

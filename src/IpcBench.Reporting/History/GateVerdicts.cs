@@ -23,16 +23,33 @@ public static class GateVerdicts
 {
     public const string FileName = "verdicts.json";
 
-    private const int MaxBytes = 16 << 20;
+    /// <summary>The largest verdicts.json read: far above a gate's over every transport and size.</summary>
+    public const int MaxBytes = 16 << 20;
 
     private static readonly string[] Known = ["same", "slower", "faster", "cannot-tell"];
 
     /// <exception cref="ResultsFormatException">Not a verdicts file this ipcbench wrote.</exception>
     public static IReadOnlyDictionary<VerdictKey, GateVerdict> Read(string path)
     {
+        string text;
         try
         {
-            using var json = JsonDocument.Parse(RegularFile.ReadAllText(path, MaxBytes));
+            text = RegularFile.ReadAllText(path, MaxBytes);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new ResultsFormatException($"{path}: not a gate's verdicts ({e.Message.ReplaceLineEndings(" ")})");
+        }
+        return Parse(text, path);
+    }
+
+    /// <summary>The verdicts in <paramref name="text"/>, read from <paramref name="path"/> (which an error names).</summary>
+    /// <exception cref="ResultsFormatException">Not a verdicts file this ipcbench wrote.</exception>
+    public static IReadOnlyDictionary<VerdictKey, GateVerdict> Parse(string text, string path)
+    {
+        try
+        {
+            using var json = JsonDocument.Parse(text);
             var verdicts = new Dictionary<VerdictKey, GateVerdict>();
             foreach (var c in Property(json.RootElement, "cases", JsonValueKind.Array).EnumerateArray())
             {
@@ -50,7 +67,7 @@ public static class GateVerdicts
             }
             return verdicts;
         }
-        catch (Exception e) when (e is JsonException or FormatException or InvalidOperationException or IOException or UnauthorizedAccessException)
+        catch (Exception e) when (e is JsonException or FormatException or InvalidOperationException)
         {
             throw new ResultsFormatException($"{path}: not a gate's verdicts ({e.Message.ReplaceLineEndings(" ")})");
         }
