@@ -91,7 +91,7 @@ public class AnatomyTests
     [Fact]
     public async Task A_server_that_tells_its_CPU_alone_still_gives_its_CPU()
     {
-        // The .NET Framework WCF host's reply: the marker, CPU time and requests, 32 bytes.
+        // The short reply: the marker, CPU time and requests, 32 bytes (an older WCF host's).
         byte[] Reply(long cpu, long requests)
         {
             var reply = new byte[ServerStats.MessageSize];

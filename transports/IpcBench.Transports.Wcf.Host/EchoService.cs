@@ -1,5 +1,4 @@
 using System;
-using System.Diagnostics;
 using System.ServiceModel;
 using System.Threading;
 
@@ -7,16 +6,19 @@ namespace IpcBench.Transports.Wcf.Host
 {
     /// <summary>
     /// The echo service: every payload comes back as it is, except IpcBench's stats request, answered with
-    /// this process's CPU time and request count (docs/wire-format.md, "The stats request"; the .NET 10
-    /// side has it in ServerStats, which this .NET Framework program cannot reference).
+    /// this process's CPU time, request count and counters, the full 128-byte reply (docs/wire-format.md, "The stats
+    /// request"; the .NET 10 side has it in ServerStats, which this .NET Framework program cannot reference).
     /// </summary>
     [ServiceBehavior(InstanceContextMode = InstanceContextMode.Single, ConcurrencyMode = ConcurrencyMode.Multiple)]
     public sealed class EchoService : IEcho
     {
         private const int StatsSize = 32;
+        private const int StatsReplySize = 128;
         private static readonly byte[] Marker = { 0, (byte)'i', (byte)'p', (byte)'c', (byte)'b', (byte)'e', (byte)'n', (byte)'c', (byte)'h', (byte)'-', (byte)'s', (byte)'t', (byte)'a', (byte)'t', (byte)'s', 0 };
 
         private long _requests;
+        private readonly object _counting = new object();
+        private HostCounters _previous; // at the last stats request: which threads ran since
 
         public byte[] Echo(byte[] payload)
         {
@@ -46,13 +48,21 @@ namespace IpcBench.Transports.Wcf.Host
 
         private byte[] StatsReply()
         {
-            var reply = new byte[StatsSize];
+            var reply = new byte[StatsReplySize];
             Buffer.BlockCopy(Marker, 0, reply, 0, Marker.Length);
-            using (var self = Process.GetCurrentProcess())
+            var now = HostCounters.Read();
+            long threadsRan;
+            lock (_counting)
             {
-                WriteInt64LittleEndian(reply, 16, (long)(self.TotalProcessorTime.Ticks / 10)); // microseconds
+                threadsRan = _previous != null ? now.ThreadsRanSince(_previous) : HostCounters.Unknown;
+                _previous = now;
             }
-            WriteInt64LittleEndian(reply, 24, Interlocked.Read(ref _requests));
+            long[] fields = { now.CpuUs, Interlocked.Read(ref _requests), now.UserUs, now.SystemUs, now.VoluntarySwitches,
+                now.InvoluntarySwitches, now.RunnableWaitUs, now.AllocatedBytes, threadsRan };
+            for (int i = 0; i < fields.Length; i++)
+            {
+                WriteInt64LittleEndian(reply, 16 + 8 * i, fields[i]);
+            }
             return reply;
         }
 
