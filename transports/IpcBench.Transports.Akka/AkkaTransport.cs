@@ -42,10 +42,11 @@ public sealed class AkkaTransport : ITransport
         "Akka.NET loads its actor-ref provider, transport and serializers by type name from its configuration, which a trimmed build removes (publish warnings IL2104, IL3053 for Akka.dll)";
 
     /// <summary>
-    /// Each Ask has a reply actor of its own, so several may be outstanding on one connection. Not cross-host yet: the
-    /// client's system binds loopback, and a server elsewhere must be able to reach it.
+    /// Each Ask has a reply actor of its own, so several may be outstanding on one connection. Cross-host: the client's
+    /// system binds the address it reaches the server from (<see cref="ClientSystem"/>).
     /// </summary>
-    public TransportCapabilities Capabilities => new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.Pipelined, MaxPayload);
+    public TransportCapabilities Capabilities =>
+        new(TransportFeatures.Reliable | TransportFeatures.MessageBoundaries | TransportFeatures.Pipelined | TransportFeatures.CrossHost, MaxPayload);
 
     public IReadOnlyList<TransportOption> Options => [Call];
 

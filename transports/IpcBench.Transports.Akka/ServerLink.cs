@@ -44,7 +44,7 @@ internal sealed class ServerLink : IAsyncDisposable
 
     public static async Task<ServerLink> OpenAsync(IPEndPoint endpoint, string peer, TimeSpan connectTimeout, CancellationToken ct)
     {
-        var system = await Task.Run(ClientSystem.Acquire, ct).ConfigureAwait(false);
+        var system = await Task.Run(() => ClientSystem.Acquire(endpoint), ct).ConfigureAwait(false);
         try
         {
             var server = new Address("akka.tcp", AkkaSettings.ServerSystem, endpoint.Address.ToString(), endpoint.Port);
