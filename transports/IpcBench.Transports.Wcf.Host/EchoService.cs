@@ -1,4 +1,6 @@
 using System;
+using System.Diagnostics;
+using System.Globalization;
 using System.ServiceModel;
 using System.Threading;
 
@@ -16,6 +18,14 @@ namespace IpcBench.Transports.Wcf.Host
         private const int StatsReplySize = 128;
         private static readonly byte[] Marker = { 0, (byte)'i', (byte)'p', (byte)'c', (byte)'b', (byte)'e', (byte)'n', (byte)'c', (byte)'h', (byte)'-', (byte)'s', (byte)'t', (byte)'a', (byte)'t', (byte)'s', 0 };
 
+        /// <summary>
+        /// Test-only: the ticks each reply busy-waits first, from IPCBENCH_TEST_SERVER_DELAY_US, which the 'ipcbench serve'
+        /// that starts this host has checked and passes on (the harness's ServerStats.TestDelayVariable: benchmarks/ab.sh
+        /// --inject-slowdown, a regression on purpose that its gate must catch here too).
+        /// </summary>
+        private static readonly long DelayTicks = double.TryParse(Environment.GetEnvironmentVariable("IPCBENCH_TEST_SERVER_DELAY_US"),
+            NumberStyles.Float, CultureInfo.InvariantCulture, out double us) && us > 0 && us <= 1e6 ? (long)(us * Stopwatch.Frequency / 1e6) : 0;
+
         private long _requests;
         private readonly object _counting = new object();
         private HostCounters _previous; // at the last stats request: which threads ran since
@@ -27,6 +37,10 @@ namespace IpcBench.Transports.Wcf.Host
                 return StatsReply();
             }
             Interlocked.Increment(ref _requests);
+            for (long until = Stopwatch.GetTimestamp() + DelayTicks; DelayTicks > 0 && Stopwatch.GetTimestamp() < until;)
+            {
+                Thread.SpinWait(1);
+            }
             return payload;
         }
 
