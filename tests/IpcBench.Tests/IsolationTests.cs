@@ -318,6 +318,21 @@ public class IsolationTests
     }
 
     /// <summary>
+    /// A server that listens on loopback alone (orleans' localhost clustering) is refused every isolation with why, on any
+    /// machine, before anything starts, rather than failing to bind there; akka, which binds where its client reaches it, is not.
+    /// </summary>
+    [Theory]
+    [InlineData(Isolation.Netns)]
+    [InlineData(Isolation.Container)]
+    [InlineData(Isolation.Sandbox)]
+    public void A_server_on_loopback_alone_is_refused_isolation_with_the_reason(Isolation isolation)
+    {
+        Assert.Contains("loopback alone", isolation.Refuses(IpcBench.Transports.TransportRegistry.Get("orleans")), StringComparison.Ordinal);
+        Assert.DoesNotContain("loopback alone", isolation.Refuses(IpcBench.Transports.TransportRegistry.Get("akka")) ?? "", StringComparison.Ordinal);
+        Assert.Null(Isolation.None.Refuses(IpcBench.Transports.TransportRegistry.Get("orleans")));
+    }
+
+    /// <summary>
     /// Transports that cross a network, whose server a namespace can hold (not a broker's client: the broker is outside it),
     /// whether or not they run here: read when tests are discovered, so it asks nothing of the machine (RunsHere does, later).
     /// </summary>

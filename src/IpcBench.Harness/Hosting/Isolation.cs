@@ -53,6 +53,8 @@ public static class Isolations
     {
         Isolation.None => null,
         _ when transport.Capabilities.Has(TransportFeatures.InProcess) => "it has no server process to isolate: its handler runs in the client's process",
+        _ when ListensOnLoopbackAlone(transport) =>
+            "its server listens on loopback alone (orleans: localhost clustering), and an isolated server's loopback is not its client's",
         Isolation.Sandbox => GVisorSandbox.UnsupportedReason ?? GVisorSandbox.Refuses(transport),
         _ when NetworkNamespace.UnsupportedReason is { } reason => reason,
         // A broker reached through a socket file (redis-uds) is as near in a namespace as outside it.
@@ -62,4 +64,9 @@ public static class Isolations
             "its client and server meet on shared memory in /dev/shm, and the server's /dev/shm is its own",
         _ => null,
     };
+
+    /// <summary>A server reached at an IP address that crosses no host: one bound to loopback, which no isolation shares with the client.</summary>
+    private static bool ListensOnLoopbackAlone(ITransport transport) =>
+        !transport.Capabilities.Has(TransportFeatures.CrossHost) && !transport.Capabilities.Has(TransportFeatures.Brokered)
+        && System.Net.IPAddress.TryParse(transport.DefaultAddress().Host, out var ip) && System.Net.IPAddress.IsLoopback(ip);
 }
