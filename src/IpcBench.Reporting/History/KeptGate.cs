@@ -19,10 +19,9 @@ public static class KeptGate
     private static readonly string[] Sides = ["A", "B"];
 
     /// <summary>Writes what the history keeps of <paramref name="gate"/> into <paramref name="into"/>, a new or empty folder.</summary>
-    /// <returns>The files written, relative to <paramref name="into"/>.</returns>
     /// <exception cref="ResultsFormatException">Not a kept gate, a link in it, or a damaged file.</exception>
     /// <exception cref="ArgumentException"><paramref name="into"/> holds something.</exception>
-    public static IReadOnlyList<string> Write(string gate, string into)
+    public static void Write(string gate, string into)
     {
         var kept = Read(gate);
         if (File.Exists(into) || (Directory.Exists(into) && Directory.EnumerateFileSystemEntries(into).Any()))
@@ -35,7 +34,6 @@ public static class KeptGate
             Directory.CreateDirectory(Path.GetDirectoryName(path)!);
             RegularFile.Replace(path, text);
         }
-        return [.. kept.Select(k => k.Relative)];
     }
 
     private static List<(string Relative, string Text)> Read(string gate)
