@@ -53,16 +53,7 @@ public static class ResultsFile
             throw new ResultsFormatException($"{folder} is incomplete: its run is under way, or was stopped or failed before it "
                 + $"wrote everything ({Collecting.RunFolder.IncompleteMarker} says so); run it again");
         }
-        string text;
-        try
-        {
-            text = RegularFile.ReadAllText(file, MaxFileBytes);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw new ResultsFormatException(e.Message.StartsWith(file, StringComparison.Ordinal) ? e.Message : $"{file}: cannot read it: {e.Message}", e);
-        }
-        return Parse(text, file);
+        return Parse(RegularFile.ReadResultsText(file, MaxFileBytes), file);
     }
 
     public static RunResults Parse(string json, string where = FileName)

@@ -29,6 +29,23 @@ public static partial class RegularFile
     }
 
     /// <summary>
+    /// <see cref="ReadAllText"/> for a file read as IpcBench's own (a results.json, a gate's verdicts): one that cannot be
+    /// read is a <see cref="ResultsFormatException"/>, on one line that names the file.
+    /// </summary>
+    public static string ReadResultsText(string path, int maxBytes)
+    {
+        try
+        {
+            return ReadAllText(path, maxBytes);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            string why = e.Message.ReplaceLineEndings(" ");
+            throw new ResultsFormatException(why.StartsWith(path, StringComparison.Ordinal) ? why : $"{path}: cannot read it: {why}", e);
+        }
+    }
+
+    /// <summary>
     /// Writes <paramref name="text"/> to <paramref name="path"/>, replacing whatever is there (a link is replaced, not
     /// followed): into a file of a fresh name beside it first (created exclusively, so never through a link), then renamed.
     /// </summary>

@@ -31,16 +31,7 @@ public static class GateVerdicts
     /// <exception cref="ResultsFormatException">Not a verdicts file this ipcbench wrote.</exception>
     public static IReadOnlyDictionary<VerdictKey, GateVerdict> Read(string path)
     {
-        string text;
-        try
-        {
-            text = RegularFile.ReadAllText(path, MaxBytes);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw new ResultsFormatException($"{path}: not a gate's verdicts ({e.Message.ReplaceLineEndings(" ")})");
-        }
-        return Parse(text, path);
+        return Parse(RegularFile.ReadResultsText(path, MaxBytes), path);
     }
 
     /// <summary>The verdicts in <paramref name="text"/>, read from <paramref name="path"/> (which an error names).</summary>

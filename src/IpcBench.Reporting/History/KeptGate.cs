@@ -51,12 +51,12 @@ public static class KeptGate
         {
             throw new ResultsFormatException($"{gate} holds no results.json under A/ or B/");
         }
-        string verdictsText = ReadText(verdicts, GateVerdicts.MaxBytes);
+        string verdictsText = RegularFile.ReadResultsText(verdicts, GateVerdicts.MaxBytes);
         GateVerdicts.Parse(verdictsText, verdicts);
         kept.Add((GateVerdicts.FileName, verdictsText));
         if (files.Contains(compare))
         {
-            kept.Add((CompareFile, ReadText(compare, MaxCompareBytes)));
+            kept.Add((CompareFile, RegularFile.ReadResultsText(compare, MaxCompareBytes)));
         }
         return kept;
     }
@@ -88,17 +88,5 @@ public static class KeptGate
             }
         }
         return files;
-    }
-
-    private static string ReadText(string path, int maxBytes)
-    {
-        try
-        {
-            return RegularFile.ReadAllText(path, maxBytes);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw new ResultsFormatException(e.Message.ReplaceLineEndings(" "));
-        }
     }
 }
