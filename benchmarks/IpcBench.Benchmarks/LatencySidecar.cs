@@ -2,14 +2,17 @@ using System.Collections.Concurrent;
 using BenchmarkDotNet.Running;
 using IpcBench.Harness.Measurement;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Comparison;
 
 namespace IpcBench.Benchmarks;
 
 /// <summary>
 /// Carries a case's measurement from a benchmark's child process back to the host, where the summary columns and
-/// results.json are made: BenchmarkDotNet (0.15.8) has no channel for that, so each case leaves its
-/// <see cref="CaseResult"/> (results.json's own shape) in <c>IPCBENCH_LATENCY_DIR</c>, named after its job and
-/// parameters. The host reads each file once.
+/// results.json are made: BenchmarkDotNet (0.15.8) has no channel for that, so each launch of a case leaves its
+/// <see cref="CaseResult"/> (results.json's own shape) in <c>IPCBENCH_LATENCY_DIR</c>, named after its job, its
+/// parameters and the launch's process. The host reads a case's launches once and pools them as a plan pools its
+/// rounds (<see cref="RunPool.Pooled"/>): with --launchCount N each figure is the median launch's, and each launch's
+/// p50 is kept for the interval.
 /// </summary>
 public static class LatencySidecar
 {
@@ -38,7 +41,10 @@ public static class LatencySidecar
         Directory.CreateDirectory(dir);
         var key = SuiteResults.KeyOf(entry, size.Request, scenario, clients, size.ReplySize);
         var result = Figures.Case(key, SuiteSettings.Resolve(entry).Family, measured);
-        File.WriteAllText(PathFor(dir, CurrentJob(), key), ResultsFile.SerializeCase(result));
+        // A file of the launch's own, created afresh: another launch of the case never overwrites it.
+        using var file = new FileStream($"{Stem(dir, CurrentJob(), key)}{LaunchSeparator}{Environment.ProcessId}-{Guid.NewGuid():N}.json", FileMode.CreateNew);
+        using var writer = new StreamWriter(file);
+        writer.Write(ResultsFile.SerializeCase(result));
     }
 
     /// <summary>The case a benchmark case left, or null if it left none; read once, then remembered.</summary>
@@ -49,8 +55,21 @@ public static class LatencySidecar
         {
             return null;
         }
-        return Cache.GetOrAdd(PathFor(dir, c.Job.Id, KeyOf(c, entry, size)),
-            path => File.Exists(path) ? ResultsFile.ParseCase(File.ReadAllText(path)) : null);
+        return Cache.GetOrAdd(Stem(dir, c.Job.Id, KeyOf(c, entry, size)), Launches);
+    }
+
+    /// <summary>Every launch a case left, pooled; one launch as it is (its report as before launches were pooled).</summary>
+    private static CaseResult? Launches(string stem)
+    {
+        string dir = Path.GetDirectoryName(stem)!;
+        var launches = !Directory.Exists(dir) ? [] : Directory.EnumerateFiles(dir, $"{Path.GetFileName(stem)}{LaunchSeparator}*.json")
+            .Order(StringComparer.Ordinal).Select(path => ResultsFile.ParseCase(File.ReadAllText(path))).ToList();
+        return launches.Count switch
+        {
+            0 => null,
+            1 => launches[0],
+            _ => RunPool.Pooled(launches),
+        };
     }
 
     /// <summary>The job BenchmarkDotNet runs this process for (it passes <c>--job ID</c>); "default" outside BenchmarkDotNet.</summary>
@@ -61,9 +80,11 @@ public static class LatencySidecar
         return i >= 0 && i + 1 < args.Length ? args[i + 1] : "default";
     }
 
-    /// <summary>One file per job and case, its key kept readable in the name.</summary>
-    private static string PathFor(string dir, string job, CaseKey key) =>
-        Path.Combine(dir, Safe($"{job}-{key.Transport}-{key.Size}-{key.Options}") + ".json");
+    /// <summary>Between a case's name and its launch: a character <see cref="Safe"/> never leaves in the name.</summary>
+    private const char LaunchSeparator = '@';
+
+    /// <summary>A case's files' common name, its job and key kept readable.</summary>
+    private static string Stem(string dir, string job, CaseKey key) => Path.Combine(dir, Safe($"{job}-{key.Transport}-{key.Size}-{key.Options}"));
 
     private static string Safe(string text) => string.Concat(text.Select(ch => char.IsAsciiLetterOrDigit(ch) || ch is '-' or '.' ? ch : '_'));
 }

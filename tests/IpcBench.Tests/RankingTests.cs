@@ -50,6 +50,21 @@ public class RankingTests
     }
 
     [Fact]
+    public void Launches_too_few_for_an_interval_are_ranked_by_their_median_and_say_so()
+    {
+        var run = Run(Launched("tcp", 15, 14, 16), Launched("udp", 12, 13));
+
+        var ranking = Assert.Single(Ranking.Of(run));
+
+        Assert.Equal([("udp", 12.0), ("tcp", 15.0)], ranking.Cases.Select(c => (c.Case.Transport, c.Median)));
+        Assert.All(ranking.Cases, c => Assert.Equal((null, 0), (c.Interval, c.Group)));
+        string summary = SummaryMarkdown.Render(run);
+        Assert.Contains("| rank | transport | p50 us |\n", summary);
+        Assert.Contains("At most 3 process launches a case, too few for an interval (it takes six): p50 is the median launch's.", summary);
+        Assert.DoesNotContain("One process launch a case", summary);
+    }
+
+    [Fact]
     public void A_ranking_a_placement_has_a_chart_whose_name_stays_a_name_in_the_run_folder()
     {
         // A results.json from elsewhere: a placement that is a path, and one that reads the same once made a name.

@@ -54,8 +54,11 @@ public static class RunPool
     private static double[] Interleaved(IReadOnlyList<IReadOnlyList<double>> rounds) =>
         [.. Enumerable.Range(0, rounds.Max(r => r.Count)).SelectMany(i => rounds.Where(r => i < r.Count).Select(r => r[i]))];
 
-    /// <summary>The median round (by p50, as <see cref="LaunchMedian"/> picks it) with every round's requests, errors, samples and p50s.</summary>
-    private static CaseResult Pooled(IReadOnlyList<CaseResult> rounds) => rounds.OrderBy(c => c.LatencyUs.P50).ElementAt(LaunchMedian.MedianIndex(rounds.Count)) with
+    /// <summary>
+    /// One case's launches (a plan's rounds, the suite's --launchCount) as one: the median launch (by p50, as
+    /// <see cref="LaunchMedian"/> picks it) with every launch's requests, errors, samples and p50s.
+    /// </summary>
+    public static CaseResult Pooled(IReadOnlyList<CaseResult> rounds) => rounds.OrderBy(c => c.LatencyUs.P50).ElementAt(LaunchMedian.MedianIndex(rounds.Count)) with
     {
         Count = rounds.Sum(c => c.Count),
         Errors = rounds.Sum(c => c.Errors),

@@ -121,6 +121,9 @@ public static class Ranking
             ? "p50: the median of the p50s of the case's process launches (of an even number, the lower middle), with that median's 95% interval (from six launches). "
               + "A group holds the transports whose intervals overlap the interval of its first: this run cannot tell them from it. "
               + "The first transport whose interval lies wholly above that starts the next group."
+            : ranking.Cases.Max(c => c.Case.Launches.Count) is > 1 and var most
+            ? $"At most {most} process launches a case, too few for an interval (it takes six): p50 is the median launch's. "
+              + "For an interval and groups of what cannot be told apart, run six or more (the suite's --launchCount 6, 'ipcbench plan --rounds 6')."
             : "One process launch a case: the order is that launch's, and a launch's p50 moves from launch to launch. "
               + "For an interval and groups of what cannot be told apart, run the cases in rounds ('ipcbench plan --rounds 6').";
         string? twoLevels = levels
