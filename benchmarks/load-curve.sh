@@ -9,6 +9,7 @@
 # IPCBENCH_SHARES (0.1 0.25 0.5 0.75 1 2), IPCBENCH_RESULTS (results/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/figures.sh
 transports=("$@")
 [ ${#transports[@]} -gt 0 ] || transports=(tcp uds mmf grpc)
 placement=${IPCBENCH_PLACEMENT:-cross-core}
@@ -24,7 +25,7 @@ ping() { "$cli" ping --placement "$placement" --duration "$duration" --warmup 1s
 
 for transport in "${transports[@]}"; do
   ping --transport "$transport" --json "$work/max.json"
-  max=$(sed -n 's/^ *"requests_per_second": \([0-9.]*\).*/\1/p' "$work/max.json")
+  max=$(figures "$work/max.json" '{rps}')
   for share in "${shares[@]}"; do
     ping --transport "$transport" --rate "$(awk -v m="$max" -v s="$share" 'BEGIN { printf "%.0f", m * s }')"
   done
