@@ -32,7 +32,6 @@ public class HostileClientTests(ITestOutputHelper output)
     /// </summary>
     private static readonly Dictionary<string, (int Crowd, string Why)> Limits = new()
     {
-        ["wcf"] = (1, "Mono's NetTcp listener accepts no client again after ten garbage connections at once (two pass)"),
         ["zmq"] = (1, "NetMQ 4.0.4.5's ResponseSocket receives nothing more after twenty garbage connections at once (five pass), as zeromq/netmq#693 reports"),
         ["zmq-libzmq"] = (1, "libzmq 4.3.4's REP socket answers a connected client no more after five garbage connections at once (two pass)"),
     };

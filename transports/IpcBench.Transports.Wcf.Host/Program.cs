@@ -44,12 +44,13 @@ namespace IpcBench.Transports.Wcf.Host
                 Console.Out.WriteLine("READY " + address);
                 Console.Out.Flush();
                 Console.In.ReadToEnd(); // returns when stdin closes
-                // Mono's Close can wait on a session still blocked in a read; the host must not outlive its cue.
+                // Mono's Close can wait on a session still blocked in a read, and its Abort too (the dispatcher joins its
+                // loop thread without a bound): neither may keep the host past its cue, which its starter waits 5 s for.
                 var closing = Task.Run(() => host.Close(CloseTimeout));
                 if (!closing.Wait(CloseTimeout + TimeSpan.FromSeconds(1)))
                 {
                     Console.Error.WriteLine($"wcf host at {address}: did not close within {CloseTimeout.TotalSeconds:0} s; exiting");
-                    host.Abort();
+                    Task.Run(() => host.Abort()).Wait(TimeSpan.FromSeconds(1));
                 }
                 Environment.Exit(0); // no thread of Mono's WCF keeps the process
                 return 0;

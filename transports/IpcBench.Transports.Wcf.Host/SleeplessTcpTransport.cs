@@ -13,14 +13,15 @@ namespace IpcBench.Transports.Wcf.Host
     /// (mcs/class/System.ServiceModel/System.ServiceModel.Channels.NetTcp, Mono 6.8) begins with an
     /// unconditional <c>Thread.Sleep (50)</c> ("FIXME: ... could be mostly workarounded by delaying input
     /// receiver"), and every way the service dispatcher receives (TryReceive, BeginTryReceive, Receive)
-    /// goes through it, so each call would be answered 50 ms late. This element builds Mono's own listener
-    /// and wraps each channel it accepts: receiving does what Mono's TryReceive does after the sleep (set
-    /// the socket's receive timeout, then the channel's own frame reader, <c>ReadSizedMessage</c>, reached
-    /// by reflection), and everything else is the channel's. The framing, the binary encoder and the
-    /// dispatcher are Mono's: not a byte on the wire changes. The accepted socket also gets TCP_NODELAY, as
-    /// the .NET Framework's own NetTcp sets it and Mono does not (timing only, not bytes).
+    /// goes through it, so each call would be answered 50 ms late. This element accepts connections itself
+    /// (<see cref="Listener"/>: Mono's listener loses one now and then) and wraps Mono's own channel on each:
+    /// receiving does what Mono's TryReceive does after the sleep (set the socket's receive timeout, then the
+    /// channel's own frame reader, <c>ReadSizedMessage</c>, reached by reflection), and everything else is the
+    /// channel's. The framing, the binary encoder and the dispatcher are Mono's: not a byte on the wire changes.
+    /// The accepted socket also gets TCP_NODELAY, as the .NET Framework's own NetTcp sets it and Mono does not
+    /// (timing only, not bytes).
     /// </summary>
-    internal sealed class SleeplessTcpTransport : TcpTransportBindingElement
+    internal sealed partial class SleeplessTcpTransport : TcpTransportBindingElement
     {
         /// <summary>Only Mono needs it: the .NET Framework's NetTcp receives without sleeping.</summary>
         public static bool IsNeeded => Program.OnMono;
@@ -35,59 +36,15 @@ namespace IpcBench.Transports.Wcf.Host
         public override IChannelListener<TChannel> BuildChannelListener<TChannel>(BindingContext context)
         {
             var listener = base.BuildChannelListener<TChannel>(context);
-            return listener is IChannelListener<IDuplexSessionChannel> duplex
-                ? (IChannelListener<TChannel>)(object)new Listener(duplex, context.Binding)
+            return listener is IChannelListener<IDuplexSessionChannel> mono
+                ? (IChannelListener<TChannel>)(object)new Listener(mono, context.Binding)
                 : listener;
         }
 
-        /// <summary>Mono's listener, handing out wrapped channels.</summary>
-        private sealed class Listener : ChannelListenerBase<IDuplexSessionChannel>
-        {
-            private readonly IChannelListener<IDuplexSessionChannel> _inner;
-
-            public Listener(IChannelListener<IDuplexSessionChannel> inner, IDefaultCommunicationTimeouts timeouts)
-                : base(timeouts)
-            {
-                _inner = inner;
-            }
-
-            public override Uri Uri => _inner.Uri;
-
-            public override T GetProperty<T>() => _inner.GetProperty<T>() ?? base.GetProperty<T>();
-
-            protected override IDuplexSessionChannel OnAcceptChannel(TimeSpan timeout) => Wrap(_inner.AcceptChannel(timeout));
-
-            protected override IAsyncResult OnBeginAcceptChannel(TimeSpan timeout, AsyncCallback callback, object state) =>
-                _inner.BeginAcceptChannel(timeout, callback, state);
-
-            protected override IDuplexSessionChannel OnEndAcceptChannel(IAsyncResult result) => Wrap(_inner.EndAcceptChannel(result));
-
-            protected override bool OnWaitForChannel(TimeSpan timeout) => _inner.WaitForChannel(timeout);
-
-            protected override IAsyncResult OnBeginWaitForChannel(TimeSpan timeout, AsyncCallback callback, object state) =>
-                _inner.BeginWaitForChannel(timeout, callback, state);
-
-            protected override bool OnEndWaitForChannel(IAsyncResult result) => _inner.EndWaitForChannel(result);
-
-            protected override void OnOpen(TimeSpan timeout) => _inner.Open(timeout);
-
-            protected override IAsyncResult OnBeginOpen(TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginOpen(timeout, callback, state);
-
-            protected override void OnEndOpen(IAsyncResult result) => _inner.EndOpen(result);
-
-            protected override void OnClose(TimeSpan timeout) => _inner.Close(timeout);
-
-            protected override IAsyncResult OnBeginClose(TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginClose(timeout, callback, state);
-
-            protected override void OnEndClose(IAsyncResult result) => _inner.EndClose(result);
-
-            protected override void OnAbort() => _inner.Abort();
-
-            /// <summary>A null channel means the listener is closing: passed on as it is.</summary>
-            private static IDuplexSessionChannel Wrap(IDuplexSessionChannel channel) => channel == null ? null : new Channel(channel);
-        }
-
-        /// <summary>One accepted connection: Mono's channel, received from without the sleep.</summary>
+        /// <summary>
+        /// One accepted connection: Mono's channel, its preamble read before the dispatcher sees it
+        /// (<see cref="TryOpen"/>), received from without the sleep.
+        /// </summary>
         private sealed class Channel : IDuplexSessionChannel
         {
             private const BindingFlags Private = BindingFlags.Instance | BindingFlags.NonPublic;
@@ -95,12 +52,35 @@ namespace IpcBench.Transports.Wcf.Host
             private readonly IDuplexSessionChannel _inner;
             private TcpClient _client;
             private Func<Message> _readSizedMessage;
+            private EventHandler _opened;
 
             public Channel(IDuplexSessionChannel inner)
             {
                 _inner = inner;
                 // The frame reader and the socket are there once the channel is open (its preamble read); bind to them then.
                 _inner.Opened += (sender, e) => Bind();
+            }
+
+            /// <summary>
+            /// Opens Mono's channel, which reads the client's preamble, within <paramref name="timeout"/>; a connection that
+            /// sends none, or something else, is closed and false. The dispatcher adds every channel it is given to its
+            /// sessions before it opens it, and drops one only when it closes or faults after opening: a channel that failed
+            /// to open held a session for good, and after twelve garbage connections, one after another, Mono's host
+            /// accepted no client again. So only a channel whose preamble was read is handed to the dispatcher.
+            /// </summary>
+            public bool TryOpen(TcpClient client, TimeSpan timeout)
+            {
+                client.ReceiveTimeout = (int)Math.Max(1, Math.Min(timeout.TotalMilliseconds, int.MaxValue)); // Mono's Open reads without one
+                try
+                {
+                    _inner.Open(timeout);
+                    return true;
+                }
+                catch (Exception e) when (!(e is OutOfMemoryException))
+                {
+                    _inner.Abort(); // closes the connection: whatever it sent, it is not a NetTcp client
+                    return false;
+                }
             }
 
             private FieldInfo Field(string name) =>
@@ -197,16 +177,18 @@ namespace IpcBench.Transports.Wcf.Host
             public IAsyncResult BeginClose(AsyncCallback callback, object state) => _inner.BeginClose(callback, state);
             public IAsyncResult BeginClose(TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginClose(timeout, callback, state);
             public void EndClose(IAsyncResult result) => _inner.EndClose(result);
-            public void Open() => _inner.Open();
-            public void Open(TimeSpan timeout) => _inner.Open(timeout);
-            public IAsyncResult BeginOpen(AsyncCallback callback, object state) => _inner.BeginOpen(callback, state);
-            public IAsyncResult BeginOpen(TimeSpan timeout, AsyncCallback callback, object state) => _inner.BeginOpen(timeout, callback, state);
-            public void EndOpen(IAsyncResult result) => _inner.EndOpen(result);
+
+            // Opened by the listener already (TryOpen): the dispatcher's Open announces it, so that what it hangs on Opened runs.
+            public void Open() => _opened?.Invoke(this, EventArgs.Empty);
+            public void Open(TimeSpan timeout) => Open();
+            public IAsyncResult BeginOpen(AsyncCallback callback, object state) => Apm.Begin(() => { Open(); return true; }, callback, state);
+            public IAsyncResult BeginOpen(TimeSpan timeout, AsyncCallback callback, object state) => BeginOpen(callback, state);
+            public void EndOpen(IAsyncResult result) => Apm.End<bool>(result);
 
             public event EventHandler Closed { add => _inner.Closed += value; remove => _inner.Closed -= value; }
             public event EventHandler Closing { add => _inner.Closing += value; remove => _inner.Closing -= value; }
             public event EventHandler Faulted { add => _inner.Faulted += value; remove => _inner.Faulted -= value; }
-            public event EventHandler Opened { add => _inner.Opened += value; remove => _inner.Opened -= value; }
+            public event EventHandler Opened { add => _opened += value; remove => _opened -= value; }
             public event EventHandler Opening { add => _inner.Opening += value; remove => _inner.Opening -= value; }
         }
 
