@@ -24,7 +24,7 @@ public sealed class SuiteColumn(string name, string legend, bool numeric, Func<S
             (_, c) => Sidecar(c)?.ClientRequestsPerSecond is { Count: > 1 } rates ? $"{Format(rates.Min(), "N0")}-{Format(rates.Max(), "N0")}" : "-"),
         Latency("P50 us", l => l.P50, "50th"),
         new SuiteColumn("P50 launches", "with --launchCount N: the p50 column is the median launch's; here its 95% interval [from six launches] and the least-most of the launches' p50s", false,
-            (_, c) => Sidecar(c)?.Launches is { Count: > 1 } launches ? LaunchSpread(launches) : "-"),
+            (_, c) => Sidecar(c)?.Launches is { Count: > 1 } launches ? $"{LaunchMedian.Spread(launches)} x{launches.Count}" : "-"),
         Latency("P90 us", l => l.P90, "90th"),
         Latency("P99 us", l => l.P99, "99th"),
         Latency("P99.9 us", l => l.P999, "99.9th"),
@@ -42,14 +42,6 @@ public sealed class SuiteColumn(string name, string legend, bool numeric, Func<S
             (_, c) => Sidecar(c) is { } e ? Format(select(e.LatencyUs), "0.0") : "-");
 
     private static CaseResult? Sidecar(BenchmarkCase c) => LatencySidecar.Read(c);
-
-    /// <summary>"[17.2-18.0] (17.0-24.5) x8", as 'ipcbench plan' prints a case's rounds.</summary>
-    private static string LaunchSpread(IReadOnlyList<double> launches)
-    {
-        var (_, interval) = LaunchMedian.Of(launches);
-        string within = interval is { } range ? FormattableString.Invariant($"[{range.Low:0.0}-{range.High:0.0}] ") : "";
-        return FormattableString.Invariant($"{within}({launches.Min():0.0}-{launches.Max():0.0}) x{launches.Count}");
-    }
 
     private static string Format(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 

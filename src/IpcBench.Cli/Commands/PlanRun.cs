@@ -122,9 +122,8 @@ internal sealed record PlanResults(DateTimeOffset Started, IReadOnlyList<RunResu
             var all = Rounds.Select(r => r.Cases[i]).ToList();
             string Figure(Func<CaseResult, double> f)
             {
-                var (median, interval) = LaunchMedian.Of([.. all.Select(f)]);
-                string within = interval is { } range ? FormattableString.Invariant($" [{range.Low:0.0}-{range.High:0.0}]") : "";
-                return FormattableString.Invariant($"{median,9:0.0}{within} ({all.Min(f):0.0}-{all.Max(f):0.0})");
+                double[] launches = [.. all.Select(f)];
+                return FormattableString.Invariant($"{LaunchMedian.Of(launches).Median,9:0.0} {LaunchMedian.Spread(launches)}");
             }
             text.Append(CultureInfo.InvariantCulture,
                 $"  {first.Cases[i].Transport,-16} {Units.Size(first.Cases[i].Size),7} {first.Cases[i].Options,-28} p50 {Figure(c => c.LatencyUs.P50)}  p99 {Figure(c => c.LatencyUs.P99)}  {LaunchMedian.Of([.. all.Select(c => c.RequestsPerSecond)]).Median:0} requests/s{Levels(all)}\n");

@@ -27,6 +27,11 @@ public static class LaunchMedian
         return (median, k == 0 ? null : (sorted[k - 1], sorted[n - k]));
     }
 
+    /// <summary>"[17.2-18.0] (17.0-24.5)": the median's interval where there is one, then the least and the most launch.</summary>
+    public static string Spread(IReadOnlyList<double> launches) =>
+        (Of(launches).Interval is { } range ? FormattableString.Invariant($"[{range.Low:0.0}-{range.High:0.0}] ") : "")
+        + FormattableString.Invariant($"({launches.Min():0.0}-{launches.Max():0.0})");
+
     /// <summary>Where the median launch of <paramref name="count"/> sorted ascending is: of an even count, the lower middle.</summary>
     public static int MedianIndex(int count) => (count - 1) / 2;
 
