@@ -116,6 +116,42 @@ public class HostileClientTests(ITestOutputHelper output)
         Assert.False(server.Process.HasExited);
     }
 
+    /// <summary>
+    /// Connections that open and say nothing (a port scan, a load balancer's TCP probe) hold up no client behind them: a new
+    /// one is served within its 5 s connect timeout while they stay open. The Mono WCF host read each connection's preamble
+    /// in turn, within 10 s, so three such connections held every later client for 30 s.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Listeners))]
+    public async Task Connections_that_say_nothing_hold_up_no_new_client(string transport)
+    {
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "finds every address the server offers in /proc, which is Linux's");
+        const int silentPerAddress = 3;
+        await using var server = await TestServer.StartAsync(transport);
+        var exposure = ServerExposure.Of(server.Process.ProcessId);
+        var streams = exposure.Listening.Select(e => (EndPoint)e).Concat(exposure.ServerSocketFiles.Select(f => new UnixDomainSocketEndPoint(f))).ToList();
+        Assert.SkipWhen(streams.Count == 0, $"{transport}: no stream address (datagrams only)");
+        var silent = new List<Socket>();
+        try
+        {
+            foreach (var endpoint in streams)
+            {
+                for (int i = 0; i < silentPerAddress; i++)
+                {
+                    silent.Add(await ConnectAsync(endpoint) ?? throw new InvalidOperationException($"{transport}: {endpoint} refused a connection"));
+                }
+            }
+            bool lossy = server.Transport.Capabilities.MayLoseMessages;
+            await using var client = await server.ConnectAsync(timeout: "5s");
+            await AssertServedAsync(new Exchange(client, 100), lossy, count: 4);
+            Assert.False(server.Process.HasExited, server.Process.RecentErrors);
+        }
+        finally
+        {
+            silent.ForEach(s => s.Dispose());
+        }
+    }
+
     /// <summary>Sends <paramref name="count"/> requests: every one answered (replies checked), or three in four on a lossy transport.</summary>
     private static async Task AssertServedAsync(Exchange exchange, bool lossy, int count = 20)
     {

@@ -1,9 +1,11 @@
 using System;
 using System.Net;
 using System.Net.Sockets;
+using System.Collections.Concurrent;
 using System.Reflection;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
+using System.Threading;
 using System.Threading.Tasks;
 
 namespace IpcBench.Transports.Wcf.Host
@@ -18,6 +20,7 @@ namespace IpcBench.Transports.Wcf.Host
         /// its look at its queue and its wait is not noticed until the next one comes (a lost wake-up), and one taken
         /// while an earlier channel is closing is dropped (its check of the earlier channel's endpoint throws on the closed
         /// socket). Under load about one run in ten of a hundred connects met one (docs/transports.md, "WCF on Linux").
+        /// Each connection's preamble is read as it comes, beside the others', so that one that sends nothing holds up no one.
         /// </summary>
         private sealed class Listener : ChannelListenerBase<IDuplexSessionChannel>
         {
@@ -26,9 +29,22 @@ namespace IpcBench.Transports.Wcf.Host
 
             private readonly IChannelListener<IDuplexSessionChannel> _mono;
             private readonly Func<TcpClient, IDuplexSessionChannel> _monoChannel;
-            private readonly object _accepting = new object();
+            private readonly SemaphoreSlim _slots = new SemaphoreSlim(Unclaimed); // a connection's, from its accept until the dispatcher takes its channel
+            private readonly SemaphoreSlim _ready = new SemaphoreSlim(0); // one for each channel in _opened
+            private readonly ConcurrentQueue<Channel> _opened = new ConcurrentQueue<Channel>();
+            private readonly ConcurrentDictionary<Channel, bool> _opening = new ConcurrentDictionary<Channel, bool>();
+            private readonly CancellationTokenSource _closing = new CancellationTokenSource();
             private TcpListener _socket;
-            private Task<TcpClient> _pending; // an accept begun and not handed out yet: it outlives an accept that timed out
+
+            /// <summary>
+            /// How many connections may be reading their preamble or waiting, open, for the dispatcher: each reads on a
+            /// thread of its own (Mono's channel reads it synchronously), so this bounds the threads a crowd of silent
+            /// connections holds. Beyond it, connections wait in the kernel's backlog.
+            /// </summary>
+            private const int Unclaimed = 16;
+
+            /// <summary>A client sends its preamble as it connects; this bounds one that does not (Mono's own read waits for ever).</summary>
+            private static readonly TimeSpan PreambleTimeout = TimeSpan.FromSeconds(10);
 
             /// <param name="mono">Mono's listener, never opened: the source of the channels' settings (its TcpChannelInfo).</param>
             public Listener(IChannelListener<IDuplexSessionChannel> mono, IDefaultCommunicationTimeouts timeouts)
@@ -55,92 +71,129 @@ namespace IpcBench.Transports.Wcf.Host
                     : IPAddress.TryParse(host, out var ip) ? ip : Dns.GetHostAddresses(host)[0];
                 _socket = new TcpListener(address, Uri.Port);
                 _socket.Start();
+                Task.Run(AcceptAsync);
             }
 
             /// <summary>
-            /// The next connection that opens a NetTcp session, as Mono's channel wrapped and open; null once closing, or when
-            /// none came within the timeout. A connection that sends no preamble within <see cref="PreambleTimeout"/> is
-            /// closed and the next taken; one at a time, as Mono's dispatcher opened them.
+            /// Accepts while the listener is open, each connection's preamble read on a thread of its own, so that one that
+            /// sends nothing (a port scan, a health check's probe) holds up no client behind it: Mono's dispatcher opened
+            /// them one at a time, and such a connection held every later client until its read timed out.
             /// </summary>
-            protected override IDuplexSessionChannel OnAcceptChannel(TimeSpan timeout)
+            private async Task AcceptAsync()
             {
-                for (var until = DateTime.UtcNow + Bounded(timeout); ;)
+                while (!_closing.IsCancellationRequested)
                 {
-                    var client = NextClient(until - DateTime.UtcNow);
-                    if (client == null)
+                    TcpClient client;
+                    try
                     {
-                        return null;
+                        await _slots.WaitAsync(_closing.Token).ConfigureAwait(false);
+                        client = await _socket.AcceptTcpClientAsync().ConfigureAwait(false);
                     }
-                    var channel = new Channel(_monoChannel(client));
-                    if (channel.TryOpen(client, PreambleTimeout))
+                    catch (Exception) when (_closing.IsCancellationRequested)
                     {
-                        return channel;
+                        return; // the socket was stopped under the accept
                     }
+                    catch (SocketException e)
+                    {
+                        _slots.Release(); // a connection reset before it was taken, or no file descriptor left: the next one, a little later
+                        Console.Error.WriteLine($"wcf host: an accept failed: {e.Message}");
+                        await Task.Delay(100).ConfigureAwait(false);
+                        continue;
+                    }
+                    _ = Task.Factory.StartNew(() => OpenOrClose(client), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
                 }
             }
 
-            /// <summary>A client sends its preamble as it connects; this bounds one that does not (Mono's own read waits for ever).</summary>
-            private static readonly TimeSpan PreambleTimeout = TimeSpan.FromSeconds(10);
-
-            /// <summary>The next accepted connection; null once closing, or when none came within the timeout.</summary>
-            private TcpClient NextClient(TimeSpan timeout)
+            /// <summary>Reads a connection's preamble; queues its channel for the dispatcher, or closes a connection that sent none or garbage.</summary>
+            private void OpenOrClose(TcpClient client)
             {
-                var accept = Pending();
+                Channel channel;
                 try
                 {
-                    if (!accept.Wait(timeout > TimeSpan.Zero ? timeout : TimeSpan.Zero))
-                    {
-                        return null; // the dispatcher asks again, and finds this accept still under way
-                    }
+                    channel = new Channel(_monoChannel(client));
                 }
-                catch (AggregateException) when (State != CommunicationState.Opened)
+                catch (Exception e) when (!(e is OutOfMemoryException))
                 {
-                    return null; // the socket was closed under it: as Mono's listener, no channel
+                    client.Close();
+                    _slots.Release();
+                    Console.Error.WriteLine($"wcf host: no channel for a connection: {e.GetBaseException().Message}");
+                    return;
                 }
-                finally
+                _opening[channel] = true;
+                bool opened = channel.TryOpen(client, PreambleTimeout);
+                _opening.TryRemove(channel, out _);
+                if (!opened)
                 {
-                    Taken(accept);
+                    _slots.Release();
+                    return;
                 }
-                return accept.Result;
+                _opened.Enqueue(channel);
+                _ready.Release();
+                if (_closing.IsCancellationRequested)
+                {
+                    AbortUnclaimed(); // the listener closed while it read: no one will take it
+                }
+            }
+
+            /// <summary>The next connection that opened a NetTcp session, as Mono's channel wrapped and open; null once closing, or when none came within the timeout.</summary>
+            protected override IDuplexSessionChannel OnAcceptChannel(TimeSpan timeout)
+            {
+                if (!Wait(_ready, timeout) || !_opened.TryDequeue(out var channel))
+                {
+                    return null;
+                }
+                _slots.Release();
+                return channel;
             }
 
             protected override bool OnWaitForChannel(TimeSpan timeout)
             {
+                if (!Wait(_ready, timeout))
+                {
+                    return false;
+                }
+                _ready.Release(); // waited, not taken
+                return true;
+            }
+
+            /// <summary>Waits within the timeout; false once closing.</summary>
+            private bool Wait(SemaphoreSlim semaphore, TimeSpan timeout)
+            {
                 try
                 {
-                    return Pending().Wait(Bounded(timeout));
+                    return semaphore.Wait(Bounded(timeout), _closing.Token);
                 }
-                catch (AggregateException) when (State != CommunicationState.Opened)
+                catch (OperationCanceledException)
                 {
                     return false;
                 }
             }
 
-            private Task<TcpClient> Pending()
-            {
-                lock (_accepting)
-                {
-                    return _pending ?? (_pending = _socket.AcceptTcpClientAsync());
-                }
-            }
-
-            /// <summary>A finished accept is not handed out again (nor a failed one retried forever).</summary>
-            private void Taken(Task<TcpClient> accept)
-            {
-                lock (_accepting)
-                {
-                    if (accept.IsCompleted && _pending == accept)
-                    {
-                        _pending = null;
-                    }
-                }
-            }
-
             private static TimeSpan Bounded(TimeSpan timeout) => timeout > TimeSpan.FromMilliseconds(int.MaxValue) ? TimeSpan.FromMilliseconds(int.MaxValue) : timeout;
 
-            protected override void OnClose(TimeSpan timeout) => _socket?.Stop();
+            protected override void OnClose(TimeSpan timeout) => Stop();
 
-            protected override void OnAbort() => _socket?.Stop();
+            protected override void OnAbort() => Stop();
+
+            /// <summary>Stops accepting and closes every connection the dispatcher has not taken, whether its preamble is read or not.</summary>
+            private void Stop()
+            {
+                _closing.Cancel();
+                _socket?.Stop();
+                foreach (var channel in _opening.Keys)
+                {
+                    channel.Abort(); // its read fails at once
+                }
+                AbortUnclaimed();
+            }
+
+            private void AbortUnclaimed()
+            {
+                while (_opened.TryDequeue(out var channel))
+                {
+                    channel.Abort();
+                }
+            }
 
             protected override IAsyncResult OnBeginAcceptChannel(TimeSpan timeout, AsyncCallback callback, object state) =>
                 Apm.Begin(() => OnAcceptChannel(timeout), callback, state);
