@@ -31,6 +31,7 @@ public static class IpcbenchCommand
             MergeCommand.Create(),
             HistoryCommand.Create(),
             KeepCommand.Create(),
+            GateCommand.Create(),
             ClientProcessCommands.Worker(),
             ClientProcessCommands.FirstReply(),
         };
