@@ -5,6 +5,7 @@ using IpcBench.Harness.Hosting;
 using IpcBench.Kit.Framing;
 using IpcBench.Reporting;
 using IpcBench.Reporting.Comparison;
+using IpcBench.Transports;
 
 namespace IpcBench.Cli.Commands;
 
@@ -15,12 +16,8 @@ internal static class GateCommand
     {
         var baseBuild = new Option<string>("--base") { Description = "the folder of the base build's ipcbench (A)", HelpName = "DIR", Required = true };
         var headBuild = new Option<string>("--head") { Description = "the folder of the build to judge (B)", HelpName = "DIR", Required = true };
-        var transports = new Option<string>("--transports")
-        {
-            Description = "the transports gated (tcp,uds), or all: every one HEAD's 'list --json' says runs here that BASE knows",
-            HelpName = "LIST|all",
-            DefaultValueFactory = _ => "tcp",
-        };
+        var transports = Parsing.Options.List("--transports", "the transports gated (default tcp), or all: every one HEAD's 'list --json' says runs here that BASE knows",
+            name => name == "all" || TransportRegistry.Names.Contains(name, StringComparer.OrdinalIgnoreCase), "transports of 'ipcbench list', or all");
         var sizes = Parsing.Options.List("--sizes", "request sizes, as ping takes them (default 1)",
             size => Quantities.ParseSize(size, LengthPrefix.DefaultMaxPayload) is not null, "sizes such as 1, 1KB or 100KB");
         var rounds = Parsing.Options.Int("--rounds", "each side runs at least N pings of each case (4 is the fewest with an interval)", 6, 1, 1000);
@@ -56,7 +53,7 @@ internal static class GateCommand
             }
             try
             {
-                var cases = await gate.CasesAsync(parsed.GetValue(transports)!, parsed.GetValue(sizes) is { Length: > 0 } s ? s : ["1"], ct);
+                var cases = await gate.CasesAsync(parsed.GetValue(transports) is { Length: > 0 } t ? t : ["tcp"], parsed.GetValue(sizes) is { Length: > 0 } s ? s : ["1"], ct);
                 return await gate.RunAsync(cases, KeepFolder(parsed.GetValue(keep)), ct);
             }
             catch (Exception e) when (e is GateFailure or NotComparableException or IncomparableRunsException or ResultsFormatException)

@@ -36,10 +36,10 @@ internal sealed class GateRun(ServerCommand baseBuild, ServerCommand headBuild, 
     }
 
     /// <summary>Each transport at each size; "all": every transport HEAD's list says runs here and BASE knows.</summary>
-    public async Task<IReadOnlyList<GateCase>> CasesAsync(string transports, string[] sizes, CancellationToken ct)
+    public async Task<IReadOnlyList<GateCase>> CasesAsync(string[] transports, string[] sizes, CancellationToken ct)
     {
-        string[] names = transports == "all" ? await AllAsync(ct) : transports.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        return names.Length > 0 ? [.. names.SelectMany(t => sizes.Select(s => new GateCase(t, s)))] : throw new UsageException("--transports names none");
+        string[] names = transports.Contains("all") ? await AllAsync(ct) : transports;
+        return [.. names.SelectMany(t => sizes.Select(s => new GateCase(t, s)))];
     }
 
     private async Task<string[]> AllAsync(CancellationToken ct)
