@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using IpcBench.Harness.Measurement;
 using IpcBench.Reporting;
+using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Tests;
@@ -57,6 +58,42 @@ public class HistogramLogTests
         {
             Directory.Delete(dir, recursive: true);
         }
+    }
+
+    /// <summary>
+    /// The report's percentile chart reads the histogram latency.hlog holds: decoded (HdrHistogram.NET's own decoder fails
+    /// on this one), it gives every percentile the recorder gave, and the chart's line goes through them.
+    /// </summary>
+    [Fact]
+    public void The_percentile_chart_reads_the_same_histogram_as_the_log()
+    {
+        var recorder = Recorded(1, 50_000);
+        var decoded = DecodedHistogram.TryDecode(recorder.EncodedNanoseconds());
+
+        Assert.NotNull(decoded);
+        Assert.Equal(recorder.Count, decoded.TotalCount);
+        var curve = recorder.Curve();
+        foreach (var point in curve.Where(p => p.P is > 0 and < 100))
+        {
+            Assert.Equal(point.Us, Math.Clamp(decoded.ValueAt(point.P) / 1000.0, curve[0].Us, curve[^1].Us), point.Us * 1e-9);
+        }
+        var c = RunFixtures.Bench().Cases[0] with { PercentilesUs = curve, LatencyHistogram = recorder.EncodedNanoseconds() };
+        var line = Reporting.Charts.PercentileChart.Curve(c);
+        Assert.True(line.Count > curve.Length * 4, $"{line.Count} points: the histogram's, not the {curve.Length} recorded");
+        Assert.Equal((curve[0], curve[^1]), (line[0], line[^1])); // the exact minimum and maximum
+        Assert.All(line.Zip(line.Skip(1)), pair => Assert.True(pair.First.P < pair.Second.P && pair.First.Us <= pair.Second.Us));
+    }
+
+    [Theory]
+    [InlineData(null)]
+    [InlineData("")]
+    [InlineData("AAAA")]
+    [InlineData("HISTFAAAA+g=")] // the compressed cookie, then a length past the end
+    public void A_histogram_that_does_not_decode_leaves_the_chart_its_recorded_points(string? encoded)
+    {
+        Assert.Null(DecodedHistogram.TryDecode(encoded));
+        var c = RunFixtures.Bench().Cases[0] with { LatencyHistogram = encoded };
+        Assert.Equal(c.PercentilesUs.OrderBy(p => p.P), Reporting.Charts.PercentileChart.Curve(c));
     }
 
     [Fact]

@@ -1,3 +1,5 @@
+using IpcBench.Harness.Measurement;
+using IpcBench.Reporting.Collecting;
 using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Reporting.Charts;
@@ -52,10 +54,14 @@ public static class PercentileChart
         {
             var (row, c) = lines[i];
             var style = SeriesStyle.For(i);
+            var line = Curve(c).Select(p => (X: x.Map(Position(p.P)), Y: frame.Y.Map(p.Us))).ToList();
+            if (line.Count >= 2)
+            {
+                svg.Polyline(line[..^1], style.Colour, 2.25);
+                // The last step, to the maximum, is dashed: one request, not a share of them.
+                svg.Polyline(line[^2..], style.Colour, 1.5, "4 3");
+            }
             var points = c.PercentilesUs.OrderBy(p => p.P).Select(p => (p.P, p.Us, X: x.Map(Position(p.P)), Y: frame.Y.Map(p.Us))).ToList();
-            svg.Polyline(points.Where(p => p.P < 100).Select(p => (p.X, p.Y)), style.Colour, 2.25);
-            // The last step, to the maximum, is dashed: one request, not a share of them.
-            svg.Polyline(points.Where(p => p.P >= 99.99).Select(p => (p.X, p.Y)), style.Colour, 1.5, "4 3");
             foreach (var point in points)
             {
                 svg.Marker(style.Marker, point.X, point.Y, 3, point.P == 100 ? "#ffffff" : style.Colour, style.Colour,
@@ -63,6 +69,28 @@ public static class PercentileChart
             }
             frame.LegendEntry(row.Label, style);
         }
+    }
+
+    /// <summary>How many steps a line takes from p0 to p99.99, evenly spaced on the chart's axis.</summary>
+    private const int CurveSteps = 48;
+
+    /// <summary>
+    /// The percentiles a case's line goes through, from p0 to its maximum: from its histogram (what latency.hlog holds), at
+    /// <see cref="CurveSteps"/> points evenly spaced on the chart's axis, each within the exact minimum and maximum as the
+    /// recorded points are (they are the same histogram's); the recorded points alone where a case has no histogram
+    /// (runs from before 2026-11-27) or one that does not decode.
+    /// </summary>
+    public static IReadOnlyList<PercentilePoint> Curve(CaseResult c)
+    {
+        var recorded = c.PercentilesUs.OrderBy(p => p.P).ToList();
+        if (recorded.Count < 2 || DecodedHistogram.TryDecode(c.LatencyHistogram) is not { TotalCount: > 0 } histogram)
+        {
+            return recorded;
+        }
+        double min = recorded[0].Us, max = recorded[^1].Us;
+        var steps = Enumerable.Range(1, CurveSteps).Select(k => 100 * (1 - Math.Pow(10, -4.0 * k / CurveSteps)))
+            .Select(p => new PercentilePoint(p, Math.Clamp(histogram.ValueAt(p) / 1000.0, min, max)));
+        return [recorded[0], .. steps, recorded[^1]];
     }
 
     private static double Position(double p) => p >= 100 ? MaxPosition : Math.Min(1 / (1 - p / 100), MaxPosition / 10);
