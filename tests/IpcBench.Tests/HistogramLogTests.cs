@@ -89,12 +89,16 @@ public class HistogramLogTests
     [InlineData("")]
     [InlineData("AAAA")]
     [InlineData("HISTFAAAA+g=")] // the compressed cookie, then a length past the end
+    [InlineData(HostileCounts)]
     public void A_histogram_that_does_not_decode_leaves_the_chart_its_recorded_points(string? encoded)
     {
         Assert.Null(DecodedHistogram.TryDecode(encoded));
         var c = RunFixtures.Bench().Cases[0] with { LatencyHistogram = encoded };
         Assert.Equal(c.PercentilesUs.OrderBy(p => p.P), Reporting.Charts.PercentileChart.Curve(c));
     }
+
+    /// <summary>A well-formed V2 encoding whose three counts add up past what a long holds.</summary>
+    private const string HostileCounts = "HISTFAAAACR4nJNpmSzMwMAgzQABzFCaEch0M9ixgMH+A0SgATcAAIWFEeY=";
 
     [Fact]
     public void Recorders_merged_across_client_processes_encode_every_request()

@@ -18,9 +18,9 @@ public sealed class DecodedHistogram
 
     private readonly (long Lowest, long Width, long Count)[] _buckets; // the non-empty ones, ascending
 
-    private DecodedHistogram((long, long, long)[] buckets) => _buckets = buckets;
+    private DecodedHistogram((long, long, long)[] buckets) => (_buckets, TotalCount) = (buckets, buckets.Sum(b => b.Item3)); // checked: a hostile count overflows here, in TryDecode
 
-    public long TotalCount => _buckets.Sum(b => b.Count);
+    public long TotalCount { get; }
 
     /// <summary>The histogram <paramref name="base64"/> encodes, or null when it is none HdrHistogram's V2 encoding would write.</summary>
     public static DecodedHistogram? TryDecode(string? base64)
