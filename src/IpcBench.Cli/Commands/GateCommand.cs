@@ -3,8 +3,6 @@ using System.Globalization;
 using IpcBench.Contract.Options;
 using IpcBench.Harness.Hosting;
 using IpcBench.Kit.Framing;
-using IpcBench.Reporting;
-using IpcBench.Reporting.Comparison;
 using IpcBench.Transports;
 
 namespace IpcBench.Cli.Commands;
@@ -56,10 +54,12 @@ internal static class GateCommand
                 var cases = await gate.CasesAsync(parsed.GetValue(transports) is { Length: > 0 } t ? t : ["tcp"], parsed.GetValue(sizes) is { Length: > 0 } s ? s : ["1"], ct);
                 return await gate.RunAsync(cases, KeepFolder(parsed.GetValue(keep)), ct);
             }
-            catch (Exception e) when (e is GateFailure or NotComparableException or IncomparableRunsException or ResultsFormatException)
+            catch (Exception e) when (e is not (OperationCanceledException or UsageException))
             {
+                // Whatever stopped it (a failed ping, a build's list that is not JSON, rounds compare refuses, a full disk)
+                // is not a verdict: exit 1 is a slower case, and CI must not read a failure as one.
                 Console.Error.WriteLine($"ipcbench gate: {e.Message}");
-                return ExitCodes.Usage; // not a verdict: CI must not read a failed ping as a slower case
+                return ExitCodes.Usage;
             }
         });
         return command;
@@ -74,12 +74,12 @@ internal static class GateCommand
     private static string[] Length(int count, TimeSpan duration, string placement)
     {
         string[] length = duration > TimeSpan.Zero
-            ? ["--duration", Seconds(duration), "--warmup", Seconds(duration)]
+            ? ["--duration", Milliseconds(duration), "--warmup", Milliseconds(duration)]
             : ["--count", count.ToString(CultureInfo.InvariantCulture)];
         return [.. length, "--placement", placement];
     }
 
-    private static string Seconds(TimeSpan duration) => duration.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s";
+    private static string Milliseconds(TimeSpan duration) => duration.TotalMilliseconds.ToString("0.###", CultureInfo.InvariantCulture) + "ms";
 
     /// <summary>--keep's folder, made; it must be new or empty, so that the gate replaces nothing it did not make.</summary>
     private static string? KeepFolder(string? keep)
