@@ -37,8 +37,12 @@ public class HostileClientTests(ITestOutputHelper output)
     };
 
     /// <summary>Every transport whose server listens itself: not a broker's clients (amqp, nats), not shared memory (MmfTests lie in the channel).</summary>
-    public static TheoryData<string> Listeners =>
-        [.. TransportCases.Served.Where(t => !t.Capabilities.Has(TransportFeatures.Brokered) && t.Name != "mmf").Select(t => t.Name)];
+    public static TheoryData<string> Listeners => [.. Listening.Select(t => t.Name)];
+
+    /// <summary>The listeners that take connections: all but a datagram server's (udp), whose datagrams the crowd test floods.</summary>
+    public static TheoryData<string> ConnectionListeners => [.. Listening.Where(t => t.Capabilities.Has(TransportFeatures.Reliable)).Select(t => t.Name)];
+
+    private static IEnumerable<ITransport> Listening => TransportCases.Served.Where(t => !t.Capabilities.Has(TransportFeatures.Brokered) && t.Name != "mmf");
 
     [Theory]
     [MemberData(nameof(Listeners))]
@@ -122,7 +126,7 @@ public class HostileClientTests(ITestOutputHelper output)
     /// in turn, within 10 s, so three such connections held every later client for 30 s.
     /// </summary>
     [Theory]
-    [MemberData(nameof(Listeners))]
+    [MemberData(nameof(ConnectionListeners))]
     public async Task Connections_that_say_nothing_hold_up_no_new_client(string transport)
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "finds every address the server offers in /proc, which is Linux's");
@@ -130,7 +134,7 @@ public class HostileClientTests(ITestOutputHelper output)
         await using var server = await TestServer.StartAsync(transport);
         var exposure = ServerExposure.Of(server.Process.ProcessId);
         var streams = exposure.Listening.Select(e => (EndPoint)e).Concat(exposure.ServerSocketFiles.Select(f => new UnixDomainSocketEndPoint(f))).ToList();
-        Assert.SkipWhen(streams.Count == 0, $"{transport}: no stream address (datagrams only)");
+        Assert.True(streams.Count > 0, $"{transport}: no address found to connect to");
         var silent = new List<Socket>();
         try
         {
