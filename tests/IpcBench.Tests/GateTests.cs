@@ -26,11 +26,12 @@ public sealed class GateTests : IDisposable
     {
         string keep = Path.Combine(_dir, "kept");
 
-        var (exit, stdout, stderr) = await GateAsync("--transports", "tcp", "--rounds", "4", "--max-rounds", "4", "--count", "500",
-            "--inject-slowdown", "100%", "--keep", keep);
+        var (exit, stdout, stderr) = await GateAsync("--transports", "tcp,udp", "--sizes", "100KB", "--rounds", "4", "--max-rounds", "4",
+            "--count", "300", "--inject-slowdown", "100%", "--keep", keep);
 
         Assert.True(exit == 1, $"exit {exit}: {stderr}\n{stdout}");
-        Assert.Contains("round 4 tcp 1 B: B p50", stdout); // even rounds run B first
+        Assert.Contains("== not gated: udp at 100KB: ", stdout); // over a datagram's 64 KB: the base refuses it, the gate goes on
+        Assert.Contains("round 4 tcp 100KB B: B p50", stdout); // even rounds run B first
         Assert.Contains("a case is slower", stdout);
         using var verdicts = JsonDocument.Parse(File.ReadAllText(Path.Combine(keep, GateVerdicts.FileName)));
         var only = Assert.Single(verdicts.RootElement.GetProperty("cases").EnumerateArray());
@@ -39,7 +40,7 @@ public sealed class GateTests : IDisposable
         foreach (string side in new[] { "A", "B" })
         {
             Assert.Equal(4, Directory.GetFiles(Path.Combine(keep, side), "results.json", SearchOption.AllDirectories).Length);
-            Assert.True(File.Exists(Path.Combine(keep, side, "tcp-1-round1", "stderr.txt")));
+            Assert.True(File.Exists(Path.Combine(keep, side, "tcp-100KB-round1", "stderr.txt")));
         }
         Assert.True(File.Exists(Path.Combine(keep, KeptGate.CompareFile)));
     }
@@ -47,10 +48,18 @@ public sealed class GateTests : IDisposable
     [Fact]
     public async Task A_ping_that_fails_is_an_error_in_one_line_not_a_verdict()
     {
-        var (exit, stdout, stderr) = await GateAsync("--transports", "udp", "--sizes", "100KB", "--rounds", "1"); // over a datagram's 64 KB
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "the broken build is a shell script");
+        string broken = Directory.CreateDirectory(Path.Combine(_dir, "broken")).FullName; // a "build" whose ping fails
+        File.WriteAllText(Path.Combine(broken, "ipcbench"), "#!/bin/sh\necho 'ipcbench ping: error: the server is gone' >&2\nexit 1\n");
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(Path.Combine(broken, "ipcbench"), UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        }
+
+        var (exit, stdout, stderr) = await CliTests.RunWithAsync(null, "gate", "--base", broken, "--head", Build, "--rounds", "1");
 
         Assert.Equal(2, exit);
-        Assert.StartsWith("ipcbench gate: A's ping of udp at 100KB failed (round 1, exit 3): ", stderr.Trim());
+        Assert.Equal("ipcbench gate: A's ping of tcp at 1 failed (round 1, exit 1): ipcbench ping: error: the server is gone", stderr.Trim());
         Assert.Single(stderr.Trim().Split('\n'));
         Assert.DoesNotContain("slower", stdout);
     }
