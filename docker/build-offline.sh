@@ -5,20 +5,22 @@
 #   docker/build-offline.sh                    # builds 'ipcbench' (IPCBENCH_IMAGE) on 'ipcbench-base:bookworm' (IPCBENCH_BASE_IMAGE)
 #   docker/build-offline.sh --broker nats ...  # and a broker image for compose.yaml's broker profile:
 #                                              # ipcbench-broker-NAME:bookworm, Debian's server, started by the image's command
-#   docker/build-offline.sh --brokers-only --broker redis   # the broker images alone (run.sh's registry route)
+#   docker/build-offline.sh --brokers-only --broker redis   # the broker images alone ('ipcbench isolations' on either route)
+#   docker/build-offline.sh --published        # the image from docker/app as it is (docker/run.sh has just published it)
 # Brokers: rabbitmq (amqp*, user ipcbench/ipcbench), nats (nats), redis (redis, redis-uds: also its socket in /run/ipcbench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${IPCBENCH_BASE_IMAGE:-ipcbench-base:bookworm}
 image=${IPCBENCH_IMAGE:-ipcbench}
 
-brokers=() app=yes
+brokers=() app=yes publish=yes
 while [ $# -gt 0 ]; do
   case "$1" in
     --broker) [ $# -ge 2 ] || { echo "build-offline: --broker needs a name: rabbitmq, nats or redis" >&2; exit 2; }
       brokers+=("$2"); shift 2 ;;
     --brokers-only) app=no; shift ;;
-    *) echo "build-offline: unknown argument '$1' (--broker NAME, --brokers-only)" >&2; exit 2 ;;
+    --published) publish=no; shift ;;
+    *) echo "build-offline: unknown argument '$1' (--broker NAME, --brokers-only, --published)" >&2; exit 2 ;;
   esac
 done
 
@@ -61,9 +63,12 @@ default_pass = ipcbench" ;;
 done
 [ "$app" = yes ] || exit 0
 
-echo "== dotnet publish: self-contained, linux-x64"
-rm -rf docker/app
-dotnet publish src/IpcBench.Cli -c Release -r linux-x64 --self-contained -o docker/app -v quiet -nologo
+if [ "$publish" = yes ]; then
+  echo "== dotnet publish: self-contained, linux-x64"
+  rm -rf docker/app
+  dotnet publish src/IpcBench.Cli -c Release -r linux-x64 --self-contained -o docker/app -v quiet -nologo
+fi
+[ -x docker/app/ipcbench ] || { echo "build-offline: docker/app/ipcbench is missing: publish it, or leave out --published" >&2; exit 2; }
 echo "== docker build: $image on $base"
 previous=$(docker image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
 docker build -q -f docker/Dockerfile -t "$image" --target prebuilt --build-arg RUNTIME_IMAGE="$base" . >/dev/null

@@ -29,6 +29,7 @@ public static class IpcbenchCommand
             ReportCommand.Create(),
             CompareCommand.Create(),
             MergeCommand.Create(),
+            IsolationsCommand.Create(),
             HistoryCommand.Create(),
             KeepCommand.Create(),
             GateCommand.Create(),

@@ -426,7 +426,7 @@ public class CliTests
         Assert.False(Directory.Exists(results), "an interrupted ping wrote a run folder");
     }
 
-    /// <summary>A container pair's client may be given one CPU (docker/run.sh's cross-core pairs): its server is not its to pin.</summary>
+    /// <summary>A container pair's client may be given one CPU ('ipcbench isolations' cross-core pairs): its server is not its to pin.</summary>
     [Fact]
     public async Task A_client_on_one_cpu_pings_a_server_elsewhere_at_cross_core_placement()
     {

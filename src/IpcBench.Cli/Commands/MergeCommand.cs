@@ -5,7 +5,7 @@ using IpcBench.Reporting.Writers;
 
 namespace IpcBench.Cli.Commands;
 
-/// <summary><c>ipcbench merge --into DIR [ISOLATION=]RUN...</c>: several runs as one run folder (docker/run.sh's isolation table).</summary>
+/// <summary><c>ipcbench merge --into DIR [ISOLATION=]RUN...</c>: several runs as one run folder, with the isolation table of runs measured apart.</summary>
 internal static class MergeCommand
 {
     public static Command Create()
@@ -19,7 +19,7 @@ internal static class MergeCommand
         };
         var command = new Command("merge", """
             Merges runs into one run folder, so that figures measured apart sit in one table: a bare ping, a ping with
-            --isolation netns, pings in container pairs (docker/run.sh does this). A RUN given as ISOLATION=RUN has
+            --isolation netns, pings in container pairs. A RUN given as ISOLATION=RUN has
             'isolation=ISOLATION' added to its cases' options (docker-bridge, docker-shared-netns ...); the summary then has
             a transport x isolation table with each isolation's cost as a ratio to the cases without one. Runs whose cases
             were placed differently are refused. Prints the merged run folder.

@@ -8,7 +8,7 @@ namespace IpcBench.Cli.Commands;
 
 /// <summary>
 /// A transport as <c>ipcbench list --json</c> gives it to scripts: what it is, whether it runs here, and what its client
-/// meets its server on, which says what boundary it can cross (docker/run.sh pairs it by that, never by its name).
+/// meets its server on, which says what boundary it can cross (ipcbench isolations pairs it by that, never by its name).
 /// </summary>
 /// <param name="MeetsOn">
 /// "network" (an address and a port: crosses network namespaces and container bridges), "socket-file" (a path: crosses a
@@ -26,7 +26,7 @@ public sealed record TransportListing(string Name, string Family, bool Runs, str
     public static IReadOnlyList<TransportListing> All(IReadOnlyList<string?> notHere) =>
         [.. TransportRegistry.All.Select((t, i) => Of(t, notHere[i]))];
 
-    private static TransportListing Of(ITransport t, string? notHere)
+    internal static TransportListing Of(ITransport t, string? notHere)
     {
         var address = t.DefaultAddress();
         return new(t.Name, Harness.Results.Figures.FamilyName(t.Family), notHere is null, notHere, [.. ListCommand.Features(t.Capabilities)],

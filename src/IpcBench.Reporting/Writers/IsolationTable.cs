@@ -47,6 +47,9 @@ public static class IsolationTable
         return new ReportSection("Isolation: p50 / p99 (us), and p50 as a ratio to bare", [], table, after);
     }
 
+    /// <summary>The table as summary.md has it, for a verb to print; empty when the run holds one isolation.</summary>
+    public static string Markdown(RunResults run) => Section(run with { Cases = RunDigest.Of(run, CaseKind.Steady) })?.ToMarkdown() ?? "";
+
     public static string IsolationOf(CaseKey key) => key.Isolation ?? Bare;
 
     /// <summary>A case's options but its isolation: what its row of the table is.</summary>
