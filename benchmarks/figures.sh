@@ -1,4 +1,4 @@
-# Sourced by the scripts that read a ping's figures (benchmarks/ab.sh, floor.sh, load-curve.sh, peers.sh, docker/transports.sh,
+# Sourced by the scripts that read a ping's figures (benchmarks/floor.sh, load-curve.sh, peers.sh,
 # tests/windows/wine.sh): from its results.json (ping --json FILE), never from the lines it prints for people.
 
 # figures RESULTS_JSON FORMAT [NAME=VALUE...]: FORMAT (Python's str.format) filled with the first case's latency_us

@@ -180,12 +180,14 @@ dead_pid; foreign_dir "/tmp/ipcbench-vm-$dead-aaaaaa"; echo "$w_tmp" >"/tmp/ipcb
 dead_pid; d_other=$state/vm.sh-$dead; mkdir -m 700 "$d_other"; echo "$w_other" >"$d_other/qemu.pid"
 dead_pid; d_qemu=$state/vm.sh-$dead; mkdir -m 700 "$d_qemu"
 bash -c "exec -a 'qemu -netdev tap,id=n0,ifname=ipcbvm$dead,script=no' sleep 1023" & qemu=$!; echo "$qemu" >"$d_qemu/qemu.pid"
+bash -c "exec -a 'docker/app/ipcbench vm --owner $dead' sleep 1024" & verb=$!; printf '%s\ndocker/app/ipcbench vm --owner %s\n' "$verb" "$dead" >"$d_qemu/child"
 dead_pid; d_link=$state/vm.sh-$dead; mkdir -p /tmp/victim; touch /tmp/victim/mine; ln -s /tmp/victim "$d_link"
 timeout 120 "$repo/docker/vm.sh" no-such-transport >"$T/vm.out" 2>&1
 settle
 check "vm.sh leaves a /tmp folder another user made, and the pid in it" eval '[ -d /tmp/ipcbench-vm-*-aaaaaa ] && alive $w_tmp'
 check "vm.sh signals no pid of its state whose command line is not its guest's" alive "$w_other"
 check "vm.sh stops a killed run's guest" eval '! alive $qemu'
+check "vm.sh stops a killed run's verb that still runs what it started" eval '! alive $verb'
 check "vm.sh removes the state folders of killed runs, leaves a link and its own folder" \
   eval '[ ! -e "$d_other" ] && [ ! -e "$d_qemu" ] && [ -L "$d_link" ] && [ -e /tmp/victim/mine ] && [ "$(ls -d "$state"/vm.sh-* | wc -l)" = 1 ]'
 kill $w_tmp $w_other 2>/dev/null; rm -rf "$d_link" /tmp/ipcbench-vm-* /tmp/victim

@@ -30,6 +30,7 @@ public static class IpcbenchCommand
             CompareCommand.Create(),
             MergeCommand.Create(),
             IsolationsCommand.Create(),
+            VmCommand.Create(),
             HistoryCommand.Create(),
             KeepCommand.Create(),
             GateCommand.Create(),

@@ -71,9 +71,7 @@ internal static class IsolationsCommand
             {
                 var sources = await run.MeasureAsync(work, docker, parsed.GetValue(project) ?? $"ipcbench-isolations-{Environment.ProcessId}", ct);
                 var merged = RunMerge.Merge(sources, run.Skipped, DateTimeOffset.UtcNow, CommandLineText.Join("ipcbench", [.. parsed.Tokens.Select(t => t.Value)]));
-                string folder = RunFolder.Create(root, merged.Id);
-                ReportWriter.WriteAll(folder, merged);
-                Console.WriteLine($"== {folder}");
+                Console.WriteLine($"== {MergeCommand.Write(merged, root)}");
                 Console.Write(IsolationTable.Markdown(merged));
             }
             finally

@@ -43,10 +43,16 @@ internal static class MergeCommand
             Console.Error.WriteLine($"ipcbench merge: error: {e.Message}");
             return ExitCodes.Usage;
         }
-        string folder = RunFolder.Create(RunFolder.Root(into), merged.Id);
-        ReportWriter.WriteAll(folder, merged);
-        Console.WriteLine(folder);
+        Console.WriteLine(Write(merged, RunFolder.Root(into)));
         return ExitCodes.Success;
+    }
+
+    /// <summary>A merged run as a run folder of its own under <paramref name="root"/>, reports and all: the folder.</summary>
+    public static string Write(RunResults merged, string root)
+    {
+        string folder = RunFolder.Create(root, merged.Id);
+        ReportWriter.WriteAll(folder, merged);
+        return folder;
     }
 
     /// <summary>"docker-bridge=DIR" or "DIR". A path holding '=' is taken whole when it exists.</summary>

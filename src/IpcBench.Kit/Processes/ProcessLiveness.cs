@@ -28,6 +28,15 @@ public static partial class ProcessLiveness
         }
     }
 
+    /// <summary>SIGTERM to a child of this process that has not exited yet: the chance to end cleanly before <see cref="Process.Kill()"/>.</summary>
+    public static void Terminate(Process child)
+    {
+        if (!OperatingSystem.IsWindows() && !child.HasExited)
+        {
+            Signal(child.Id, 15);
+        }
+    }
+
     /// <summary>kill(2): 0, or -1 with the error in <see cref="Marshal.GetLastPInvokeError"/>.</summary>
     [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
     internal static partial int Signal(int pid, int signal);
