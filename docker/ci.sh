@@ -20,12 +20,7 @@ fi
 . docker/own.sh
 . docker/engine.sh
 . tests/brokers.sh
-mapfile -t stale < <(own_stale ci.sh)
-for dir in "${stale[@]}"; do
-  echo "== removing what ci.sh ${dir##*-} left (it was killed)"
-  engine_sweep "$dir/engine"
-  rm -rf "$dir"
-done
+own_sweep ci.sh engine_sweep
 if timeout 10 docker info >/dev/null 2>&1; then
   echo "docker/ci.sh: a Docker engine already answers; this check starts and stops its own" >&2
   exit 1
@@ -74,8 +69,8 @@ row redis-uds m m m m - - - - - - - m || fail "no redis-uds row with netns, cont
 echo "== a run.sh killed by SIGKILL (no trap runs) leaves nothing once the next run.sh starts"
 IPCBENCH_ISOLATIONS=docker-bridge IPCBENCH_SIZES=100KB IPCBENCH_COUNT=10000000 IPCBENCH_RESULTS="$out/sigkilled" docker/run.sh tcp >"$out/sigkilled.log" 2>&1 &
 run=$!
-for _ in $(seq 240); do timeout 5 docker ps -q --filter "name=ipcbench-run-$run" 2>/dev/null | grep -q . && break; sleep 0.5; done
-timeout 5 docker ps -q --filter "name=ipcbench-run-$run" | grep -q . || { cat "$out/sigkilled.log" >&2; fail "the run to be killed never started a pair"; }
+for _ in $(seq 240); do timeout 5 docker ps -q --filter name=ipcbench-isolations- 2>/dev/null | grep -q . && break; sleep 0.5; done
+timeout 5 docker ps -q --filter name=ipcbench-isolations- | grep -q . || { cat "$out/sigkilled.log" >&2; fail "the run to be killed never started a pair"; }
 killed=$run
 ! own_alive "$run" docker/run.sh || kill -KILL "$run"
 wait "$run" 2>/dev/null || true
@@ -90,7 +85,7 @@ grep -q "removing what run.sh $killed left" "$out/after-kill.log" || { cat "$out
 echo "== a run.sh killed in the middle of a container pair leaves nothing behind"
 engine_start "$out/engine"
 [ -z "$(docker ps -aq)" ] || fail "containers were left by the runs before: $(docker ps -a)"
-[ -z "$(docker network ls -q --filter name=ipcbench-run-)" ] || fail "networks were left by the runs before: $(docker network ls)"
+[ -z "$(docker network ls -q --filter name=ipcbench-isolations-)" ] || fail "networks were left by the runs before: $(docker network ls)"
 echo "== one container, both roles: ping starts its server inside the image (no dotnet there)"
 docker run --rm --network none ipcbench ping --transport uds --count 300 --warmup 30 --no-results \
   || fail "ping in one container (its own server) failed"
@@ -104,15 +99,15 @@ sys.exit(not (len(runs) == 1 and [c["transport"] for c in runs[0]["cases"]] == [
   || fail "the default pair wrote no run folder of one tcp case: $(ls -R "$out/compose")"
 IPCBENCH_ISOLATIONS=docker-bridge IPCBENCH_SIZES=100KB IPCBENCH_COUNT=10000000 IPCBENCH_RESULTS="$out/killed" docker/run.sh tcp >"$out/killed.log" 2>&1 &
 run=$!
-for _ in $(seq 240); do [ -n "$(docker ps -q --filter name=ipcbench-run-$run)" ] && break; sleep 0.5; done
-[ -n "$(docker ps -q --filter name=ipcbench-run-$run)" ] || { cat "$out/killed.log" >&2; fail "the second run never started a pair"; }
+for _ in $(seq 240); do [ -n "$(docker ps -q --filter name=ipcbench-isolations-)" ] && break; sleep 0.5; done
+[ -n "$(docker ps -q --filter name=ipcbench-isolations-)" ] || { cat "$out/killed.log" >&2; fail "the second run never started a pair"; }
 ! own_alive "$run" docker/run.sh || kill -TERM "$run"
 status=0; wait "$run" || status=$?
 run=""
 [ "$status" -eq 130 ] || { tail -n 20 "$out/killed.log" >&2; fail "a killed run.sh exited $status, not 130"; }
-[ -z "$(docker ps -aq --filter name=ipcbench-run-)" ] || fail "containers left: $(docker ps -a)"
-[ -z "$(docker network ls -q --filter name=ipcbench-run-)" ] || fail "networks left: $(docker network ls)"
-[ -z "$(docker volume ls -q --filter name=ipcbench-run-)" ] || fail "volumes left: $(docker volume ls)"
+[ -z "$(docker ps -aq --filter name=ipcbench-isolations-)" ] || fail "containers left: $(docker ps -a)"
+[ -z "$(docker network ls -q --filter name=ipcbench-isolations-)" ] || fail "networks left: $(docker network ls)"
+[ -z "$(docker volume ls -q --filter name=ipcbench-isolations-)" ] || fail "volumes left: $(docker volume ls)"
 ! ip netns list | grep -q '^ipcbench-' || fail "network namespaces left: $(ip netns list)"
 ! ip -o link | grep -q ': ipcb[0-9a-f]*h' || fail "veth links left: $(ip -o link | grep ipcb)"
 [ -z "$(ls -d "$state"/run.sh-* 2>/dev/null)" ] || fail "work folders left: $(ls -d "$state"/run.sh-*)"

@@ -67,8 +67,9 @@ engine_stop() {
   engine_pid=""
 }
 
-# engine_sweep DIR: stops the engine a killed run started with engine_start DIR (DIR: in a state folder own_stale gave).
+# engine_sweep STATE: stops the engine a killed run started with engine_start STATE/engine (STATE: a folder own_stale gave).
 engine_sweep() {
+  set -- "$1/engine"
   [ -s "$1/dockerd.pid" ] || return 0
   engine_pid=$(<"$1/dockerd.pid") engine_exec=$1/exec
   engine_stop

@@ -62,3 +62,36 @@ stop_owned() {
     for ((i = 0; i < seconds * 5; i++)); do own_alive "$pid" "$pattern" || return 0; sleep 0.2; done
   done
 }
+
+# own_sweep SCRIPT [FUNCTION]: what each run of SCRIPT killed by SIGKILL left (no trap ran in it), from the folders
+# own_stale gives: its recorded child (own_background) stopped, then FUNCTION DIR OWNER-PID for the rest, then the folder.
+own_sweep() {
+  local dirs dir
+  mapfile -t dirs < <(own_stale "$1")
+  for dir in "${dirs[@]}"; do
+    echo "== removing what $1 ${dir##*-} left (it was killed)"
+    own_stop_child "$dir" 30
+    [ -z "${2:-}" ] || "$2" "$dir" "${dir##*-}"
+    rm -rf "$dir"
+  done
+}
+
+# own_background DIR COMMAND...: runs COMMAND in the background and waits for it; its pid and command line go to DIR/child
+# for own_stop_child (the trap's, or the next run's if this one is killed). Long commands run so because bash runs a trap
+# only once the foreground command ends, and a wait ends at once on a signal.
+own_background() {
+  local dir=$1 pid
+  shift
+  "$@" & pid=$!
+  printf '%s\n%s\n' "$pid" "$*" >"$dir/child"
+  wait "$pid"
+}
+
+# own_stop_child DIR [SECONDS]: stops the child DIR/child names with stop_owned, only while it runs what was started.
+own_stop_child() {
+  local pid="" command=""
+  [ -s "$1/child" ] || return 0
+  { read -r pid; read -r command; } <"$1/child" || true
+  stop_owned "$pid" "$command" "${2:-20}" || true
+  wait "$pid" 2>/dev/null || true # reaped, when it is this shell's
+}

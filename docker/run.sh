@@ -27,7 +27,6 @@ for tool in docker dotnet ip unshare; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is missing (Debian: apt-get install docker.io docker-compose debootstrap iproute2)" >&2; exit 2; }
 done
 image=${IPCBENCH_IMAGE:-ipcbench}
-project=ipcbench-run-$$
 
 # -- the build the image carries, and the verb's options checked by it (one line, exit 2) before any engine starts
 echo "== dotnet publish: self-contained, linux-x64"
@@ -46,29 +45,10 @@ done
 . docker/own.sh
 . docker/engine.sh
 work=$(own_dir "run.sh-$$") # the pid names whose it is, for the next run if this one is killed
-# Long commands run in the background and are waited for: bash runs a trap only once the foreground command ends, and
-# a wait ends at once on a signal. The trap then stops the child (on SIGTERM the verb takes its pairs down, and its
-# pings their servers and namespaces).
-# Its pid and command line are kept for the next run, which stops it only if that pid still runs that command.
-child="" child_command=""
-in_background() { "$@" & child=$! child_command="$*"; printf '%s\n%s\n' "$child" "$child_command" >"$work/child"; wait "$child"; }
-pairs_down() { # PROJECT: its pairs' containers, networks and volumes, whichever profile made them
-  "${compose[@]}" -p "$1" -f docker/compose.yaml --profile shared-netns --profile volume \
-    --profile shared-ipc --profile broker down -v --remove-orphans >/dev/null 2>&1 || true
-  # A container that a 'compose up' still stopping had in hand can outlive 'down' (seen in CI): remove it by its label.
-  local label="label=com.docker.compose.project=$1" left
-  left=$(docker ps -aq --filter "$label" 2>/dev/null || true)
-  [ -z "$left" ] || docker rm -f -v $left >/dev/null 2>&1 || true
-  left=$(docker network ls -q --filter "$label" 2>/dev/null || true)
-  [ -z "$left" ] || docker network rm $left >/dev/null 2>&1 || true
-  left=$(docker volume ls -q --filter "$label" 2>/dev/null || true)
-  [ -z "$left" ] || docker volume rm -f $left >/dev/null 2>&1 || true
-}
-cleanup() {
+cleanup() { # the verb first: on SIGTERM it takes its pairs down, and its pings their servers and namespaces
   status=$?
   trap - EXIT INT TERM
-  if [ -n "$child" ]; then stop_owned "$child" "$child_command" || true; wait "$child" 2>/dev/null || true; fi
-  pairs_down "$project"
+  own_stop_child "$work" 60
   engine_orphans_remove
   engine_stop
   rm -rf "$work"
@@ -77,36 +57,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# -- what a run killed by SIGKILL left (no trap ran in it): its child, its pairs, the engine it started, its work folder;
-# only from state folders of this user's (own_stale), and a pid only while it runs what was started
-mapfile -t stale < <(own_stale run.sh)
-for dir in "${stale[@]}"; do
-  owner=${dir##*-}
-  echo "== removing what run.sh $owner left (it was killed)"
-  if [ -s "$dir/child" ]; then # before 'down', which races a stopping 'up'
-    { read -r pid; read -r cmd; } <"$dir/child" || true
-    stop_owned "$pid" "$cmd" || true
-  fi
-  ! timeout 10 docker info >/dev/null 2>&1 || pairs_down "ipcbench-run-$owner"
-  engine_sweep "$dir/engine" # an engine no one answers for any more
-  rm -rf "$dir"
-done
+# -- what a run killed by SIGKILL left: its verb (which takes its pairs down), the engine it started, its work folder.
+# The verb, when it starts, takes down the pairs of a verb that is gone.
+own_sweep run.sh engine_sweep
 
 # -- the engine: the one that answers, else one of our own
 if ! timeout 10 docker info >/dev/null 2>&1; then
   echo "== starting a Docker engine (no other answers)"
   engine_start "$work/engine"
 fi
-
-# -- pairs of a run.sh that is gone and left no work folder to say so (the engine's data root outlives both)
-for gone in $( { docker ps -a --format '{{.Label "com.docker.compose.project"}}'
-                 docker network ls --format '{{.Label "com.docker.compose.project"}}'; } 2>/dev/null | sort -u); do
-  [[ "$gone" =~ ^ipcbench-run-([0-9]+)$ ]] || continue
-  owner=${BASH_REMATCH[1]} # before own_alive, whose own matches replace BASH_REMATCH
-  ! own_alive "$owner" run.sh || continue
-  echo "== removing the pairs of run.sh $owner (it is gone)"
-  pairs_down "$gone"
-done
 
 # -- the image, from the build just published; the verb runs that same build on the host
 route=${IPCBENCH_IMAGE_ROUTE:-auto}
@@ -121,5 +80,5 @@ else
   IPCBENCH_IMAGE=$image docker/build-offline.sh --published
 fi
 # -- the measurements, the merge and the table: the verb (it builds the broker images its broker pairs need), in the
-# background so that a signal reaches the trap at once; it takes its pairs down itself, the trap again if it is killed
-in_background "$cli" "${verb[@]}" --project "$project"
+# background so that a signal reaches the trap at once; it takes its pairs down itself
+own_background "$work" "$cli" "${verb[@]}"

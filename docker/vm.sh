@@ -42,7 +42,6 @@ for pair in SIZES:sizes COUNT:count WARMUP:warmup VM_ACCEL:accel VM_BOOT_TIMEOUT
 done
 
 cache=/var/lib/ipcbench-vm
-tap=ipcbvm$$ # at most 15 characters; the pid says whose it is ('ipcbench vm --owner' names it so)
 unsupported() { echo "vm.sh: not supported here: $*" >&2; exit 3; }
 fail() { echo "vm.sh: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || unsupported "needs root (a tap device, the cache in $cache)"
@@ -53,57 +52,30 @@ command -v ip >/dev/null || unsupported "ip is missing (apt-get install iproute2
 . docker/own.sh
 mkdir -p "$cache"
 work=$(own_dir "vm.sh-$$") # the pid names whose it is, for the next run if this one is killed
-child="" child_command=""
-# Long commands run in the background and are waited for: bash runs a trap only once the foreground command ends, and
-# a wait ends at once on a signal. The child's pid and command line are kept for the next run, which stops it only if
-# that pid still runs that command.
-in_background() {
-  "$@" & child=$! child_command="$*"
-  printf '%s\n%s\n' "$child" "$child_command" >"$work/child"
-  wait "$child"; local status=$?; child=""; return "$status"
-}
 cleanup() { # the verb (on SIGTERM it stops its guest and removes its tap), then what a killed verb left
   local status=$?
   trap - EXIT INT TERM
-  if [ -n "$child" ]; then stop_owned "$child" "$child_command" 30 || true; wait "$child" 2>/dev/null || true; fi
-  [ ! -s "$work/qemu.pid" ] || stop_owned "$(<"$work/qemu.pid")" "ifname=$tap," 10 || true
-  ! ip link show "$tap" >/dev/null 2>&1 || ip link del "$tap" 2>/dev/null || true
+  own_stop_child "$work" 30
+  stop_guest "$work" $$
   rm -rf "$work" "$cache/.building-$$" "$cache/.app-$$"
   exit "$status"
 }
+stop_guest() { # STATE OWNER: the qemu STATE/qemu.pid names, while it runs on the owner's tap; the tap
+  [ ! -s "$1/qemu.pid" ] || stop_owned "$(<"$1/qemu.pid")" "ifname=ipcbvm$2," 10 || true
+  ! ip link show "ipcbvm$2" >/dev/null 2>&1 || ip link del "ipcbvm$2" 2>/dev/null || true
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# -- what a vm.sh killed by SIGKILL left (no trap ran in it): its verb and guest, its work folder (only state folders of
-# this user's: own_stale), its half-built cache entries, its tap
-sweep() {
-  local stale owner dirs pid cmd
-  mapfile -t dirs < <(own_stale vm.sh)
-  for stale in "${dirs[@]}"; do
-    owner=${stale##*-}
-    echo "== removing what vm.sh $owner left (it was killed)"
-    if [ -s "$stale/child" ]; then { read -r pid; read -r cmd; } <"$stale/child" || true; stop_owned "$pid" "$cmd" 30 || true; fi
-    [ ! -s "$stale/qemu.pid" ] || stop_owned "$(<"$stale/qemu.pid")" "ifname=ipcbvm$owner," 10 || true
-    rm -rf "$stale"
-  done
-  for stale in "$cache"/.building-* "$cache"/.app-*; do
-    owner=${stale##*-}
-    [ -e "$stale" ] && ! own_alive "$owner" vm.sh || continue
-    rm -rf "$stale"
-  done
-  for stale in $(ip -o link show 2>/dev/null | grep -o ': ipcbvm[0-9]*[:@]' | tr -d ':@ '); do
-    owner=${stale#ipcbvm}
-    own_alive "$owner" vm.sh || { echo "== removing the tap $stale (vm.sh $owner is gone)"; ip link del "$stale" 2>/dev/null || true; }
-  done
-}
-sweep
+# What a vm.sh killed by SIGKILL left: its verb, its guest, its tap and its work folder. The verb, when it starts, removes
+# the taps and half-built cache entries of a vm.sh that is gone.
+own_sweep vm.sh stop_guest
 
 # -- one vm.sh at a time: each uses the same /30 and the same cache. flock runs in the background so that a signal is
 # not held up by it; the lock is the open file's, so it stays once flock has ended. The verb and qemu do not inherit it.
 exec 9>"$cache/lock"
 if ! flock -n 9; then
   echo "== waiting for another vm.sh (10 minutes at most)"
-  in_background flock -w 600 9 || fail "another vm.sh held $cache/lock for 10 minutes"
+  own_background "$work" flock -w 600 9 || fail "another vm.sh held $cache/lock for 10 minutes"
 fi
 
 # -- what the guest is made of: packages from the mirror when they are missing
@@ -131,7 +103,7 @@ if ! fresh "$app"; then
   if ! fresh "$app"; then
     command -v dotnet >/dev/null || unsupported "docker/app is missing or older than the sources, and there is no .NET SDK to publish it"
     echo "== dotnet publish: self-contained, linux-x64 (for the guest)"
-    in_background dotnet publish src/IpcBench.Cli -c Release -r linux-x64 --self-contained -o "$cache/.app-$$" \
+    own_background "$work" dotnet publish src/IpcBench.Cli -c Release -r linux-x64 --self-contained -o "$cache/.app-$$" \
       -v quiet -nologo -nodeReuse:false -p:UseSharedCompilation=false >"$work/publish.log" 2>&1 \
       || { tail -n 20 "$work/publish.log" >&2; fail "dotnet publish failed"; }
     rm -rf "$app"; mv "$cache/.app-$$" "$app"; touch "$app" # its time is the publish's, for fresh()
@@ -139,4 +111,4 @@ if ! fresh "$app"; then
 fi
 
 # -- the guest, its servers and their measurements: the verb, from the app the guest gets (the same build on both sides)
-in_background "$(realpath "$app")/ipcbench" "${verb[@]}" --owner $$ --state "$work" --cache "$cache" 9>&-
+own_background "$work" "$(realpath "$app")/ipcbench" "${verb[@]}" --owner $$ --state "$work" --cache "$cache" 9>&-

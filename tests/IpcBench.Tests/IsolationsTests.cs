@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using IpcBench.Cli.Commands;
 using IpcBench.Cli.Containers;
 using IpcBench.Reporting;
@@ -9,10 +10,11 @@ namespace IpcBench.Tests;
 /// <c>ipcbench isolations</c> (docker/run.sh's measurements): which container pair each transport crosses, from what its
 /// client meets its server on; and, against stand-ins for docker and docker-compose, that a runtime the engine lacks or
 /// cannot start refuses its pairs with why, that its preflight container runs only on a link-local network it made and
-/// removed, that a server's own refusal (exit 3) is a skipped case at that size, and that the project is taken down.
+/// removed, that a server's own refusal (exit 3) is a skipped case at that size, that the project is taken down, and
+/// that the projects of gone runs are (and no one else's).
 /// docker/ci.sh runs the pairs for real.
 /// </summary>
-public sealed class IsolationsTests : IDisposable
+public sealed partial class IsolationsTests : IDisposable
 {
     private readonly string _dir = Directory.CreateTempSubdirectory("ipcbench-isolations-").FullName;
 
@@ -55,8 +57,16 @@ public sealed class IsolationsTests : IDisposable
     {
         Assert.SkipWhen(OperatingSystem.IsWindows(), "the stand-ins are shell scripts");
         string bin = Directory.CreateDirectory(Path.Combine(_dir, "bin")).FullName, log = Path.Combine(_dir, "argv");
-        StandIn(bin, "docker", log, """
+        using (var ended = System.Diagnostics.Process.Start("true")!)
+        {
+            await ended.WaitForExitAsync(TestContext.Current.CancellationToken);
+            // The projects in the engine: a gone run's, one whose pid runs something else now (this test's), the verb's own
+            // ($PPID: the stand-in's parent), another's.
+            File.WriteAllText(Path.Combine(_dir, "projects"), $"ipcbench-isolations-{ended.Id}\nipcbench-isolations-{Environment.ProcessId}\nsomeone-elses\n");
+        }
+        StandIn(bin, "docker", log, $$"""
             case "$1 $2" in
+              "ps -a") cat '{{_dir}}/projects'; echo "ipcbench-isolations-$PPID" ;;
               "info --format") echo "ipcbench-runsc runc" ;;
               "run --rm") echo "docker: Error response from daemon: starting container: the stand-in refuses" >&2; exit 125 ;;
               "inspect -f") case "$3" in *ExitCode*) echo 3 ;; *) echo runc ;; esac ;;
@@ -74,7 +84,7 @@ public sealed class IsolationsTests : IDisposable
         string results = Path.Combine(_dir, "results");
 
         var (exit, stdout, stderr) = await CliTests.RunWithAsync(new Dictionary<string, string> { ["PATH"] = $"{bin}:{Environment.GetEnvironmentVariable("PATH")}" },
-            "isolations", "--transports", "tcp", "--sizes", "1,100KB", "--count", "200", "--warmup", "20", "--project", "ipcbench-isolations-test",
+            "isolations", "--transports", "tcp", "--sizes", "1,100KB", "--count", "200", "--warmup", "20",
             "--isolations", "none,docker-bridge,docker-vm-bridge,docker-sandbox-bridge", "--results", results);
 
         Assert.True(exit == 0, $"exit {exit}: {stderr}\n{stdout}");
@@ -93,8 +103,17 @@ public sealed class IsolationsTests : IDisposable
         string network = preflight.Split(' ').SkipWhile(a => a != "--network").ElementAt(1);
         Assert.Contains(argv, l => l.StartsWith("docker network create --subnet 169.254.", StringComparison.Ordinal) && l.EndsWith(" " + network, StringComparison.Ordinal));
         Assert.Contains($"docker network rm {network}", argv);
-        Assert.EndsWith("down -v --remove-orphans", argv[^1]); // the whole project, last
-        Assert.Contains("-p ipcbench-isolations-test", argv[^1]);
+        string[] projects = File.ReadAllLines(Path.Combine(_dir, "projects"));
+        string own = argv.Select(l => OwnProject().Match(l)).First(m => m.Success).Groups[1].Value;
+        int lastUp = Array.FindLastIndex(argv, l => l.Contains(" up ", StringComparison.Ordinal));
+        foreach (string project in (string[])[projects[0], projects[1], own])
+        {
+            int down = Array.FindLastIndex(argv, l => l.StartsWith($"docker-compose -p {project} ", StringComparison.Ordinal) && l.EndsWith(" down -v --remove-orphans", StringComparison.Ordinal));
+            Assert.True(project == own ? down > lastUp : down is >= 0 && down < Array.FindIndex(argv, l => l.Contains(" up ", StringComparison.Ordinal)), $"{project}: down at {down}");
+            Assert.Contains($"docker ps -aq --filter label=com.docker.compose.project={project}", argv); // what outlives down, by its label
+        }
+        Assert.DoesNotContain(argv, l => l.Contains("someone-elses", StringComparison.Ordinal));
+        Assert.StartsWith($"docker volume ls -q --filter label=com.docker.compose.project={own}", argv[^1]); // the own project, last
     }
 
     [Fact]
@@ -108,6 +127,9 @@ public sealed class IsolationsTests : IDisposable
         Assert.Equal("uds in docker-volume: uds:///run/ipcbench/s.sock, server under runc", lines[0]);
         Assert.StartsWith("tcp-tls in docker-bridge: not supported: its client trusts only the certificate its server makes", lines[1]);
     }
+
+    [GeneratedRegex(@"^docker-compose -p (ipcbench-isolations-\d+) .* up ")]
+    private static partial Regex OwnProject();
 
     private static void StandIn(string bin, string name, string log, string body)
     {

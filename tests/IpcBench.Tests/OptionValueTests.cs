@@ -9,7 +9,7 @@ namespace IpcBench.Tests;
 public class OptionValueTests
 {
     /// <summary>Options whose value is any text (a path, a name): nothing to refuse at parse time.</summary>
-    private static readonly HashSet<string> FreeText = ["--results", "--json", "--into", "--skipped", "--html", "--keep", "--image", "--vm-runtime", "--project"];
+    private static readonly HashSet<string> FreeText = ["--results", "--json", "--into", "--skipped", "--html", "--keep", "--image", "--vm-runtime"];
 
     /// <summary>Every option of every verb that takes a value, as (verb, option).</summary>
     private static IEnumerable<(string Verb, string Option)> OptionsTakingAValue() =>

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using IpcBench.Cli.Guest;
 
 namespace IpcBench.Tests;
@@ -32,6 +33,54 @@ public sealed class VmTests : IDisposable
         string[] versions = ["6.1.0-9-amd64", "6.1.0-56-amd64", "5.10.0-30-amd64"];
 
         Assert.Equal("6.1.0-56-amd64", versions.OrderByDescending(GuestImage.VersionKey, StringComparer.Ordinal).First());
+    }
+
+    [Fact]
+    public async Task The_sweep_removes_the_half_built_entries_of_a_gone_vm_sh_and_nothing_else()
+    {
+        Assert.SkipWhen(OperatingSystem.IsWindows(), "the guest is Linux's");
+        string cache = Directory.CreateDirectory(Path.Combine(_dir, "cache")).FullName, elsewhere = Directory.CreateDirectory(Path.Combine(_dir, "elsewhere")).FullName;
+        using var running = Process.Start("bash", ["-c", "exec -a docker/vm.sh sleep 60"])!;
+        int gone = await GonePidAsync(), goneToo = await GonePidAsync();
+        foreach (string name in new[] { $".building-{running.Id}", $".app-{running.Id}", $".building-{Environment.ProcessId}x", "guest-0123abcd", "app" })
+        {
+            Directory.CreateDirectory(Path.Combine(cache, name));
+        }
+        Directory.CreateDirectory(Path.Combine(cache, $".building-{gone}", "root"));
+        Directory.CreateDirectory(Path.Combine(cache, $".app-{Environment.ProcessId}")); // a pid that runs something else now
+        File.WriteAllText(Path.Combine(elsewhere, "mine"), "");
+        Directory.CreateSymbolicLink(Path.Combine(cache, $".building-{goneToo}"), elsewhere);
+        try
+        {
+            await WaitForAsync(() => Kit.Processes.ProcessLiveness.Runs(running.Id, "vm.sh")); // once bash has exec'd
+
+            await GuestMachine.SweepGoneAsync(cache, TestContext.Current.CancellationToken);
+
+            string[] kept = [$".app-{running.Id}", $".building-{running.Id}", $".building-{Environment.ProcessId}x", $".building-{goneToo}", "app", "guest-0123abcd"];
+            Assert.Equal(kept.Order(StringComparer.Ordinal), Directory.EnumerateFileSystemEntries(cache).Select(Path.GetFileName).Order(StringComparer.Ordinal));
+            Assert.True(File.Exists(Path.Combine(elsewhere, "mine"))); // a link is left, and what it points at
+        }
+        finally
+        {
+            running.Kill();
+        }
+    }
+
+    private static async Task WaitForAsync(Func<bool> condition)
+    {
+        for (int i = 0; i < 100 && !condition(); i++)
+        {
+            await Task.Delay(50, TestContext.Current.CancellationToken);
+        }
+        Assert.True(condition());
+    }
+
+    /// <summary>The pid of a process that has ended (not reused this soon).</summary>
+    private static async Task<int> GonePidAsync()
+    {
+        using var ended = Process.Start("true")!;
+        await ended.WaitForExitAsync(TestContext.Current.CancellationToken);
+        return ended.Id;
     }
 
     [Fact]

@@ -26,16 +26,13 @@ fi
 
 . docker/own.sh
 . benchmarks/figures.sh
-mapfile -t stale < <(own_stale wine.sh)
-for dir in "${stale[@]}"; do
-  echo "== removing what wine.sh ${dir##*-} left (it was killed)"
-  bulk=$(cat "$dir/bulk" 2>/dev/null || true)
-  if [ -n "$bulk" ] && own_private "$bulk"; then # the folder mktemp made it, still its user's
-    WINEPREFIX=$bulk/prefix timeout 20 wineserver -k >/dev/null 2>&1 || true # ends that prefix's Wine processes
-    rm -rf "$bulk"
-  fi
-  rm -rf "$dir"
-done
+remove_bulk() { # STATE: the folder mktemp made a killed run (STATE/bulk names it), while still its user's; its Wine first
+  local bulk
+  bulk=$(cat "$1/bulk" 2>/dev/null) && own_private "$bulk" || return 0
+  WINEPREFIX=$bulk/prefix timeout 20 wineserver -k >/dev/null 2>&1 || true # ends that prefix's Wine processes
+  rm -rf "$bulk"
+}
+own_sweep wine.sh remove_bulk
 work=$(own_dir "wine.sh-$$")
 # The prefix and the publish (near 1 GB) go to the temp directory, not to the state folder's file system (often a small
 # tmpfs); the state folder says where, for the next run if this one is killed.

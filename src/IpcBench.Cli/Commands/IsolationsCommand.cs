@@ -33,7 +33,6 @@ internal static class IsolationsCommand
         var results = new Option<string?>("--results") { Description = "where the merged run folder goes (as ping's)", HelpName = "DIR" };
         var image = new Option<string>("--image") { Description = "the image of the pairs' server and client", HelpName = "NAME", DefaultValueFactory = _ => "ipcbench" };
         var vmRuntime = new Option<string>("--vm-runtime") { Description = "the VM runtime of the docker-vm-bridge pair's server", HelpName = "NAME", DefaultValueFactory = _ => "kata" };
-        var project = new Option<string>("--project") { Description = "the compose project the pairs run under, taken down at the end", HelpName = "NAME" };
         var dryRun = new Option<bool>("--dry-run") { Description = "print which pair each transport would cross, and why not where it cannot; run nothing" };
         var command = new Command("isolations", """
             Measures what a boundary between client and server costs: each transport at each size, beside its client (bare),
@@ -45,7 +44,7 @@ internal static class IsolationsCommand
             readies both and runs this.
 
             Exit codes: 0 done (what cannot run somewhere is in the table as not supported); 1 a measurement failed; 2 bad options.
-            """) { transports, sizes, isolations, count, warmup, placement, results, image, vmRuntime, project, dryRun };
+            """) { transports, sizes, isolations, count, warmup, placement, results, image, vmRuntime, dryRun };
         command.SetAction(async (parsed, ct) =>
         {
             string[] wanted = parsed.GetValue(isolations) is { Length: > 0 } named ? named : [.. ContainerPairs.Isolations];
@@ -69,7 +68,7 @@ internal static class IsolationsCommand
             string work = Path.GetDirectoryName(PrivateDirectory.Resolve(PrivateDirectory.DefaultPath("runs"), out string? created))!;
             try
             {
-                var sources = await run.MeasureAsync(work, docker, parsed.GetValue(project) ?? $"ipcbench-isolations-{Environment.ProcessId}", ct);
+                var sources = await run.MeasureAsync(work, docker, ct);
                 var merged = RunMerge.Merge(sources, run.Skipped, DateTimeOffset.UtcNow, CommandLineText.Join("ipcbench", [.. parsed.Tokens.Select(t => t.Value)]));
                 Console.WriteLine($"== {MergeCommand.Write(merged, root)}");
                 Console.Write(IsolationTable.Markdown(merged));

@@ -14,7 +14,7 @@ internal sealed class IsolationsRun(string[] transports, string[] sizes, string[
 {
     private readonly List<SkippedCase> _skipped = [];
 
-    /// <summary>The cases a pair could not carry, by transport and isolation (and size, when the server refused one size).</summary>
+    /// <summary>The cases a pair could not carry, by transport and isolation (and size, when one side refused one size).</summary>
     public IReadOnlyList<SkippedCase> Skipped => _skipped;
 
     /// <summary>The pairs each transport crosses, among those wanted, in the isolation table's order.</summary>
@@ -37,7 +37,7 @@ internal sealed class IsolationsRun(string[] transports, string[] sizes, string[
     }
 
     /// <summary>Every case, host isolations first; the runs to merge, the pairs' labelled with their isolation.</summary>
-    public async Task<IReadOnlyList<MergeSource>> MeasureAsync(string work, string docker, string project, CancellationToken ct)
+    public async Task<IReadOnlyList<MergeSource>> MeasureAsync(string work, string docker, CancellationToken ct)
     {
         Console.WriteLine($"== measuring: {string.Join(' ', transports)} at {string.Join(',', sizes)}, {settings.Count} requests each, placement {settings.Placement}");
         var sources = new List<MergeSource>();
@@ -50,8 +50,20 @@ internal sealed class IsolationsRun(string[] transports, string[] sizes, string[
             Console.Write(measured.Table());
             sources.Add(new MergeSource(measured.Rounds[0], null));
         }
-        await using var pairs = new PairRunner(settings, docker, project);
-        foreach (var (transport, step) in PairSteps())
+        var steps = PairSteps().ToList();
+        if (steps.Count > 0)
+        {
+            await PairRunner.SweepGoneAsync(docker, ct);
+            await MeasurePairsAsync(steps, work, docker, sources, ct);
+        }
+        return [.. sources.OrderBy(s => s.Isolation is null ? -1 : Array.IndexOf(ContainerPairs.Isolations, s.Isolation))];
+    }
+
+    /// <summary>Each transport in each pair it crosses, a size at a time, under one compose project taken down at the end.</summary>
+    private async Task MeasurePairsAsync(List<(string Transport, PairStep Step)> steps, string work, string docker, List<MergeSource> sources, CancellationToken ct)
+    {
+        await using var pairs = new PairRunner(settings, docker);
+        foreach (var (transport, step) in steps)
         {
             if ((step.Refusal ?? await pairs.RuntimeRefusalAsync(step.Pair.Runtime, ct)) is { } refused)
             {
@@ -69,11 +81,10 @@ internal sealed class IsolationsRun(string[] transports, string[] sizes, string[
                 }
                 var run = ResultsFile.Read(results!);
                 var only = run.Cases.Single();
-                Console.WriteLine($"   {transport} at {Units.Size(bytes)} in {step.Pair.Isolation}: p50 {Units.Us(only.LatencyUs.P50)} us, p99 {Units.Us(only.LatencyUs.P99)} us");
+                Console.WriteLine($"   {transport} at {Units.Size(bytes)} in {step.Pair.Isolation}: {Units.Latency(only.LatencyUs)}");
                 sources.Add(new MergeSource(run, step.Pair.Isolation));
             }
         }
-        return [.. sources.OrderBy(s => s.Isolation is null ? -1 : Array.IndexOf(ContainerPairs.Isolations, s.Isolation))];
     }
 
     /// <summary>A case the pair cannot carry: at every size (<paramref name="bytes"/> null), or at one.</summary>

@@ -16,8 +16,11 @@ internal sealed record PairSettings(int Count, int Warmup, string Placement, str
 /// takes down when it is done, also when cancelled: a pair each, its server checked to have run under the runtime the
 /// pair names. A runtime the engine does not have, or cannot start a container under, refuses its pairs with why.
 /// </summary>
-internal sealed partial class PairRunner(PairSettings settings, string docker, string project) : IAsyncDisposable
+internal sealed partial class PairRunner(PairSettings settings, string docker) : IAsyncDisposable
 {
+    /// <summary>Named after this verb's pid, so that a later run can tell whether the one that made it still runs (<see cref="SweepGoneAsync"/>).</summary>
+    private const string ProjectPrefix = "ipcbench-isolations-";
+    private readonly string _project = ProjectPrefix + Environment.ProcessId;
     private static readonly TimeSpan Short = TimeSpan.FromSeconds(30), PairBound = TimeSpan.FromMinutes(30);
     private readonly Dictionary<string, string?> _refusals = [];
     private readonly HashSet<string> _brokerImages = [];
@@ -114,10 +117,10 @@ internal sealed partial class PairRunner(PairSettings settings, string docker, s
         }
         else
         {
-            string network = $"{project}-preflight";
+            string network = $"{_project}-preflight";
             try
             {
-                var made = await RunAsync(Info("docker", "network", "create", "--subnet", "169.254.75.0/24", "--label", $"com.docker.compose.project={project}", network), Short, ct, check: false);
+                var made = await RunAsync(Info("docker", "network", "create", "--subnet", "169.254.75.0/24", "--label", $"com.docker.compose.project={_project}", network), Short, ct, check: false);
                 var started = made.ExitCode != 0 ? made
                     : await RunAsync(Info("docker", "run", "--rm", "--runtime", runtime, "--network", network, "--entrypoint", "true", settings.Image), TimeSpan.FromMinutes(2), ct, check: false);
                 if (started.ExitCode != 0)
@@ -138,15 +141,51 @@ internal sealed partial class PairRunner(PairSettings settings, string docker, s
     private static partial Regex StartError();
 
     /// <summary>Takes down every pair of the project, whichever profile made it; bounded, and also when the run was cancelled.</summary>
-    public async ValueTask DisposeAsync()
+    public ValueTask DisposeAsync() => new(TakeDownAsync(docker, _project));
+
+    /// <summary>
+    /// Takes down the projects of isolations runs that are gone (killed before they could take their pairs down): only
+    /// projects named as this class names its own, and only while their pid runs no isolations verb.
+    /// </summary>
+    public static async Task SweepGoneAsync(string docker, CancellationToken ct)
+    {
+        var projects = new SortedSet<string>(StringComparer.Ordinal);
+        foreach (string[] list in new[] { new[] { "ps", "-a" }, ["network", "ls"], ["volume", "ls"] })
+        {
+            var listed = await RunAsync(Info(["docker", .. list, "--format", "{{.Label \"com.docker.compose.project\"}}"]), Short, ct, check: false);
+            projects.UnionWith(listed.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+        }
+        foreach (string gone in projects.Where(p => p.StartsWith(ProjectPrefix, StringComparison.Ordinal)
+            && int.TryParse(p[ProjectPrefix.Length..], out int owner) && !ProcessLiveness.Runs(owner, "isolations")))
+        {
+            Console.WriteLine($"== removing the pairs of {gone} (its run is gone)");
+            await TakeDownAsync(docker, gone);
+        }
+    }
+
+    /// <summary>
+    /// compose down over every profile, then whatever still carries the project's label: a container that a stopping
+    /// <c>up</c> still had in hand can outlive <c>down</c> (seen in CI).
+    /// </summary>
+    private static async Task TakeDownAsync(string docker, string project)
     {
         string[] profiles = ["shared-netns", "volume", "shared-ipc", "broker"];
         await RunAsync(Info([.. Compose, "-p", project, "-f", Path.Combine(docker, "compose.yaml"), .. profiles.SelectMany(p => new[] { "--profile", p }),
             "down", "-v", "--remove-orphans"]), TimeSpan.FromMinutes(2), CancellationToken.None, check: false);
+        string label = $"label=com.docker.compose.project={project}";
+        foreach (var (list, remove) in new[] { (new[] { "ps", "-aq" }, new[] { "rm", "-f", "-v" }), (["network", "ls", "-q"], ["network", "rm"]), (["volume", "ls", "-q"], ["volume", "rm", "-f"]) })
+        {
+            string[] left = (await RunAsync(Info(["docker", .. list, "--filter", label]), Short, CancellationToken.None, check: false))
+                .Stdout.Split((char[])['\n', ' '], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+            if (left.Length > 0)
+            {
+                await RunAsync(Info(["docker", .. remove, .. left]), Short, CancellationToken.None, check: false);
+            }
+        }
     }
 
     private string[] Files(Pair pair) =>
-        ["-p", project, "-f", Path.Combine(docker, "compose.yaml"), .. pair.Overlay is { } overlay ? new[] { "-f", Path.Combine(docker, overlay) } : [],
+        ["-p", _project, "-f", Path.Combine(docker, "compose.yaml"), .. pair.Overlay is { } overlay ? new[] { "-f", Path.Combine(docker, overlay) } : [],
             "--profile", pair.Profile];
 
     private static ProcessStartInfo Info(params string[] command)

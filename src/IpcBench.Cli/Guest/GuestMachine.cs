@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using System.Text.RegularExpressions;
 using IpcBench.Kit.Processes;
 
@@ -18,6 +19,38 @@ internal sealed partial class GuestMachine(string tap, string state) : IAsyncDis
     private string Console => Path.Combine(state, "console.log");
 
     private string QemuLog => Path.Combine(state, "qemu.log");
+
+    /// <summary>
+    /// What runs of vm.sh that are gone (killed by SIGKILL: no trap ran) left outside their state folders: their taps
+    /// (ipcbvmPID) and their half-built cache entries (.building-PID, .app-PID); only names of that form, and only
+    /// while their pid runs no vm.sh.
+    /// </summary>
+    public static async Task SweepGoneAsync(string cache, CancellationToken ct)
+    {
+        foreach (string entry in Directory.Exists(cache) ? Directory.EnumerateDirectories(cache) : [])
+        {
+            if (GoneOwner().Match(Path.GetFileName(entry)) is { Success: true } m && Gone(m.Groups[1].Value) && new DirectoryInfo(entry).LinkTarget is null)
+            {
+                Directory.Delete(entry, recursive: true);
+            }
+        }
+        foreach (Match tap in GoneTap().Matches((await IpAsync(ct, "-o", "link", "show")).Stdout))
+        {
+            if (Gone(tap.Groups[2].Value))
+            {
+                System.Console.WriteLine($"== removing the tap {tap.Groups[1].Value} (its vm.sh is gone)");
+                await IpAsync(ct, "link", "del", tap.Groups[1].Value);
+            }
+        }
+    }
+
+    private static bool Gone(string pid) => !ProcessLiveness.Runs(int.Parse(pid, CultureInfo.InvariantCulture), "vm.sh");
+
+    [GeneratedRegex(@"^\.(?:building|app)-([1-9][0-9]{0,8})$")]
+    private static partial Regex GoneOwner();
+
+    [GeneratedRegex(@"^\d+: (ipcbvm([1-9][0-9]{0,8}))[:@]", RegexOptions.Multiline)]
+    private static partial Regex GoneTap();
 
     /// <summary>The tap, with the host's end of the /30.</summary>
     public async Task MakeTapAsync(CancellationToken ct)
@@ -135,20 +168,11 @@ internal sealed partial class GuestMachine(string tap, string state) : IAsyncDis
         {
             return $"the tap {tap} is still there";
         }
-        foreach (string process in Directory.EnumerateDirectories("/proc").Where(d => int.TryParse(Path.GetFileName(d), out _)))
+        foreach (string? process in Directory.EnumerateDirectories("/proc").Select(Path.GetFileName))
         {
-            string commandLine;
-            try
+            if (int.TryParse(process, out int pid) && ProcessLiveness.Runs(pid, $"ifname={tap},"))
             {
-                commandLine = File.ReadAllText(Path.Combine(process, "cmdline")).Replace('\0', ' ');
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                continue; // gone meanwhile
-            }
-            if (commandLine.Contains($"ifname={tap},", StringComparison.Ordinal))
-            {
-                return $"a qemu of this run still runs (pid {Path.GetFileName(process)})";
+                return $"a qemu of this run still runs (pid {pid})";
             }
         }
         return null;

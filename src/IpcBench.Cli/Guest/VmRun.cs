@@ -38,6 +38,7 @@ internal sealed partial class VmRun(string[] transports, string[] sizes, int cou
         {
             throw new UnsupportedException("--accel kvm, but /dev/kvm is missing or not writable");
         }
+        await GuestMachine.SweepGoneAsync(cache, ct);
         var servers = Servers(transports, line => Console.WriteLine("   " + line));
         var image = await GuestImage.PlanAsync(app, init, ct);
         Directory.CreateDirectory(cache);
@@ -174,7 +175,7 @@ internal sealed partial class VmRun(string[] transports, string[] sizes, int cou
                     }
                     var run = ResultsFile.Read(json);
                     var only = run.Cases.Single();
-                    Console.WriteLine($"   {transport} at {Units.Size(bytes)} in {label}: p50 {Units.Us(only.LatencyUs.P50)} us, p99 {Units.Us(only.LatencyUs.P99)} us{note}");
+                    Console.WriteLine($"   {transport} at {Units.Size(bytes)} in {label}: {Units.Latency(only.LatencyUs)}{note}");
                     measured.Add(new MergeSource(run, label));
                 }
             }

@@ -28,6 +28,25 @@ public static partial class ProcessLiveness
         }
     }
 
+    /// <summary>
+    /// A process's command line, its arguments joined by spaces (Linux's /proc); null when it is gone or cannot be read.
+    /// How a sweep tells the process that made something from another that now has its pid.
+    /// </summary>
+    public static string? CommandLine(int pid)
+    {
+        try
+        {
+            return pid > 0 ? File.ReadAllText($"/proc/{pid}/cmdline").Replace('\0', ' ') : null;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>Whether <paramref name="pid"/> runs a command line holding <paramref name="pattern"/>: the one that made a thing still has it.</summary>
+    public static bool Runs(int pid, string pattern) => CommandLine(pid)?.Contains(pattern, StringComparison.Ordinal) == true;
+
     /// <summary>SIGTERM to a child of this process that has not exited yet: the chance to end cleanly before <see cref="Process.Kill()"/>.</summary>
     public static void Terminate(Process child)
     {

@@ -21,7 +21,7 @@ public static class ColdStartChart
             string label = CaseOptions.Label(c.Transport, c.Options, common) + (cases.Select(x => x.Size).Distinct().Count() > 1 ? $" {Units.Size(c.Size)}" : "");
             var style = SeriesStyle.ForFamily(c.Family ?? RunLayout.OtherFamily);
             return new BarGroup(label, [new Bar(c.LatencyUs.P50, c.LatencyUs.P99, style,
-                $"{label}: p50 {Units.Us(c.LatencyUs.P50)} us, p99 {Units.Us(c.LatencyUs.P99)} us, {Units.Rate(c.RequestsPerSecond)} connects/s")]);
+                $"{label}: {Units.Latency(c.LatencyUs)}, {Units.Rate(c.RequestsPerSecond)} connects/s")]);
         }).ToList();
         var legend = new RunLayout(run with { Cases = cases }).Families
             .Select(f => (ChartFrame.FamilyTitle(f), SeriesStyle.ForFamily(f))).ToList();

@@ -32,7 +32,7 @@ public static class IsolationChart
                     var c = x.Case;
                     string isolation = IsolationOf(c);
                     return new Bar(c.LatencyUs.P50, c.LatencyUs.P99, SeriesStyle.For(isolations.IndexOf(isolation)),
-                        $"{label}, {Name(isolation)}: p50 {Units.Us(c.LatencyUs.P50)} us, p99 {Units.Us(c.LatencyUs.P99)} us");
+                        $"{label}, {Name(isolation)}: {Units.Latency(c.LatencyUs)}");
                 }).ToList();
                 return new BarGroup(label, bars);
             }).ToList();

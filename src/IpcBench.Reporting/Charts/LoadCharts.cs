@@ -59,7 +59,7 @@ public static class LoadCharts
         var x = frame.LogXAxis(series.SelectMany(s => s.Points).Select(c => c.OfferedRate!.Value), Units.Rate, "offered load, requests/s (log scale)");
         frame.LegendHeading("transport");
         Draw(frame, series, c => x.Map(c.OfferedRate!.Value), c => c.LatencyUs.P99,
-            c => $"{Units.Rate(c.OfferedRate!.Value)} requests/s offered, {Units.Rate(c.RequestsPerSecond)} achieved{(c.Sustained == false ? " (not sustained)" : "")}: p50 {Units.Us(c.LatencyUs.P50)} us, p99 {Units.Us(c.LatencyUs.P99)} us",
+            c => $"{Units.Rate(c.OfferedRate!.Value)} requests/s offered, {Units.Rate(c.RequestsPerSecond)} achieved{(c.Sustained == false ? " (not sustained)" : "")}: {Units.Latency(c.LatencyUs)}",
             p50: true);
         frame.LegendGap();
         frame.LegendEntry("p99", ChartFrame.Key);

@@ -1,4 +1,5 @@
 using System.Globalization;
+using IpcBench.Harness.Results;
 
 namespace IpcBench.Reporting.Writers;
 
@@ -17,6 +18,9 @@ public static class Units
 
     /// <summary>Microseconds: a hundredth below 1 us (the in-process baselines live there), a tenth below 1,000, whole above.</summary>
     public static string Us(double us) => us < 1 ? F(us, "0.0#") : us < 1000 ? F(us, "0.0") : F(us, "#,0");
+
+    /// <summary>A case's median and tail in one phrase, as every line about one case says them: "p50 17.2 us, p99 31.0 us".</summary>
+    public static string Latency(LatencyFigures us) => $"p50 {Us(us.P50)} us, p99 {Us(us.P99)} us";
 
     public static string Rate(double perSecond) => F(perSecond, "#,0");
 
