@@ -59,7 +59,8 @@ stub wine 'case "$1" in
       fail-once) [ -e '"$T"'/wineboot.failed ] || { touch '"$T"'/wineboot.failed; echo "err:stub wineboot fails once"; exit 1; } ;;
     esac ;;
   *) case " $* " in
-       *" list --json "*) echo '"'"'[{"name": "pipe", "runs": true}, {"name": "grpc-pipe", "runs": true}]'"'"' ;;
+       *" list --json "*) echo '"'"'[{"name": "pipe", "runs": true}, {"name": "grpc-pipe", "runs": true}, {"name": "udp", "runs": true},
+         {"name": "mmf", "runs": true}, {"name": "uds", "runs": true}, {"name": "amqp", "runs": false, "not_here": "no broker"}]'"'"' ;;
        *" nonsense "*) echo "ipcbench ping: bad size" >&2; exit 2 ;;
        *" --transport ${STUB_WINE_UNSUPPORTED:-none} "*) echo "ipcbench ping: not supported here: stub" >&2; exit 3 ;;
        *) '"$results_json"' ;;

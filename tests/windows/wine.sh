@@ -8,7 +8,8 @@
 #
 #   tests/windows/wine.sh            (root, or Wine installed; called by .ci/run)
 #
-# What does not run under Wine is listed with the reason, not skipped in silence; every other row must run ("not
+# The rows are what the Windows build's 'list --json' says runs, so a new transport is a row without an edit here. What
+# does not run under Wine, or not here, is listed with the reason, not skipped in silence; every other row must run ("not
 # supported" from one is a failure). A crash of the runtime (an exit code that is none of ipcbench's, or the CLR's own
 # message) is told apart from a bad option (exit 2, 'ipcbench ping:' line). Leaves nothing: the Wine prefix, the
 # publish and wineserver go when it ends, also when interrupted; what a wine.sh killed by SIGKILL left goes when the
@@ -25,7 +26,9 @@ if ! command -v wine >/dev/null; then
 fi
 
 . docker/own.sh
+. tests/brokers.sh
 . benchmarks/figures.sh
+brokers_env # test.sh's nats-server and redis-server, when they run: their rows need the password (it stays off command lines)
 remove_bulk() { # STATE: the folder mktemp made a killed run (STATE/bulk names it), while still its user's; its Wine first
   local bulk
   bulk=$(cat "$1/bulk" 2>/dev/null) && own_private "$bulk" || return 0
@@ -79,13 +82,6 @@ exe="$bulk/app/ipcbench.exe"
 # ipcbench ARGS...: the Windows CLI under Wine, bounded; its stdout and stderr in $work/out and $work/err.
 ipcbench() { timeout 180 wine "$exe" "$@" >"$work/out" 2>"$work/err"; }
 
-echo "== list"
-ipcbench list --json || { cat "$work/err" >&2; fail "'ipcbench.exe list --json' failed"; }
-for transport in pipe grpc-pipe; do
-  python3 -c 'import json, sys; sys.exit(not any(t["name"] == sys.argv[2] and t["runs"] for t in json.load(open(sys.argv[1]))))' "$work/out" "$transport" \
-    || { cat "$work/out" >&2; fail "'list --json' does not say that $transport runs here"; }
-done
-
 # What Wine cannot do, and why; each is a Windows path Wine lacks, not one IpcBench lacks.
 declare -A unable=(
   [tcp-tls]="Wine's TLS (schannel over GnuTLS) fails the handshake with 0x80090029 (SEC_E_ALGORITHM_MISMATCH)"
@@ -96,9 +92,23 @@ declare -A unable=(
   [wcf]="its host is a .NET Framework program, which Wine runs only with Wine Mono (not in Debian); the Windows runner job runs it"
   [zmq-libzmq]="no libzmq.dll for Windows here (Debian's libzmq is Linux's)"
 )
-# Every Windows row, each of which must run.
-rows=(pipe grpc-pipe "mmf --wait spin" "mmf --wait hybrid" "mmf --wait block" tcp grpc jsonrpc
-      udp grpc-stream http http2 signalr jsonrpc-json zmq inproc inproc-copy grpc-codefirst thrift thrift-pipe)
+echo "== list: the Windows rows"
+ipcbench list --json || { cat "$work/err" >&2; fail "'ipcbench.exe list --json' failed"; }
+# Every transport the Windows build says runs is a row that must run (mmf once per wait mode), but for what Wine cannot
+# do; what it says does not run is printed with its reason. Named pipes under grpc-pipe run only on Windows: a list
+# without it is not the Windows code path.
+mapfile -t rows < <(python3 - "$work/out" "${!unable[@]}" <<'PY'
+import json, sys
+transports, unable = json.load(open(sys.argv[1])), set(sys.argv[2:])
+for t in transports:
+    if t["name"] in unable: continue
+    if not t["runs"]: print(f"   {t['name']}: not run: 'list' says: {t['not_here']}", file=sys.stderr); continue
+    print(*([f"mmf --wait {w}" for w in ("spin", "hybrid", "block")] if t["name"] == "mmf" else [t["name"]]), sep="\n")
+PY
+)
+for transport in pipe grpc-pipe; do
+  [[ " ${rows[*]} " == *" $transport "* ]] || fail "'list --json' does not say that $transport runs here: ${rows[*]}"
+done
 for transport in "${!unable[@]}"; do echo "   $transport: not run under Wine: ${unable[$transport]}"; done
 
 # ping_wine_retrying ARGS...: 'ipcbench ping ARGS', once more when Wine failed to create the server's process. Wine's
