@@ -21,11 +21,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 [ "$(id -u)" -eq 0 ] || { echo "run.sh: needs root (network namespaces, a Docker engine)" >&2; exit 2; }
-compose=(docker-compose)
-command -v docker-compose >/dev/null || compose=(docker compose)
 for tool in docker dotnet ip unshare; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is missing (Debian: apt-get install docker.io docker-compose debootstrap iproute2)" >&2; exit 2; }
 done
+command -v docker-compose >/dev/null || timeout 10 docker compose version >/dev/null 2>&1 \
+  || { echo "run.sh: neither docker-compose nor 'docker compose' is there (Debian: apt-get install docker-compose)" >&2; exit 2; }
 image=${IPCBENCH_IMAGE:-ipcbench}
 
 # -- the build the image carries, and the verb's options checked by it (one line, exit 2) before any engine starts

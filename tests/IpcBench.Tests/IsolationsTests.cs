@@ -105,11 +105,12 @@ public sealed partial class IsolationsTests : IDisposable
         Assert.Contains($"docker network rm {network}", argv);
         string[] projects = File.ReadAllLines(Path.Combine(_dir, "projects"));
         string own = argv.Select(l => OwnProject().Match(l)).First(m => m.Success).Groups[1].Value;
-        int lastUp = Array.FindLastIndex(argv, l => l.Contains(" up ", StringComparison.Ordinal));
+        int firstUp = Array.FindIndex(argv, l => l.Contains(" up ", StringComparison.Ordinal));
         foreach (string project in (string[])[projects[0], projects[1], own])
         {
-            int down = Array.FindLastIndex(argv, l => l.StartsWith($"docker-compose -p {project} ", StringComparison.Ordinal) && l.EndsWith(" down -v --remove-orphans", StringComparison.Ordinal));
-            Assert.True(project == own ? down > lastUp : down is >= 0 && down < Array.FindIndex(argv, l => l.Contains(" up ", StringComparison.Ordinal)), $"{project}: down at {down}");
+            // The gone runs' projects before any pair runs; the verb's own only once its pairs have run, never by the sweep.
+            int down = Array.FindIndex(argv, l => l.StartsWith($"docker-compose -p {project} ", StringComparison.Ordinal) && l.EndsWith(" down -v --remove-orphans", StringComparison.Ordinal));
+            Assert.True(project == own ? down > firstUp : down is >= 0 && down < firstUp, $"{project}: first down at {down}, first up at {firstUp}");
             Assert.Contains($"docker ps -aq --filter label=com.docker.compose.project={project}", argv); // what outlives down, by its label
         }
         Assert.DoesNotContain(argv, l => l.Contains("someone-elses", StringComparison.Ordinal));
