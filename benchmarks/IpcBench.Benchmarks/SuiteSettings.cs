@@ -29,7 +29,7 @@ public static class SuiteSettings
 
     /// <summary>
     /// A case's warm-up: <paramref name="steps"/> of <paramref name="step"/> (within <see cref="WarmupLimit"/>), then on
-    /// until the JIT is quiet (<see cref="Harness.Measurement.WarmUp"/>). Says in the case's log how long each part took.
+    /// until the JIT is done (<see cref="Harness.Measurement.WarmUp"/>). Says in the case's log how long each part took.
     /// </summary>
     public static async Task WarmUpAsync(int steps, Func<ValueTask> step) =>
         Console.WriteLine($"// {await Harness.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step)}");

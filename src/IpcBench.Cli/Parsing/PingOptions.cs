@@ -21,7 +21,7 @@ internal sealed class PingOptions
     private readonly Option<int> _count = Options.Int("--count", "measured requests, over every client", 10_000, 1, MaxCount);
     private readonly Option<TimeSpan> _duration = Options.Duration("--duration", "measure for this long instead of --count requests, e.g. 30s");
     private readonly Option<(int Count, TimeSpan Time)> _warmup = Options.CountOrDuration("--warmup",
-        "unmeasured requests sent first, or for how long, e.g. 2s (then more until the JIT is quiet)", 1_000, MaxCount);
+        "unmeasured requests sent first, or for how long, e.g. 2s (then more until the JIT is done: docs/warm-up.md)", 1_000, MaxCount);
     private readonly Option<int> _clients = Options.Int("--clients", "connections at once, each driven by a thread of its own", 1, 1, 1024);
     private readonly Option<int> _inFlight = Options.Int("--in-flight", "requests outstanding on each connection (transports that pipeline: see 'ipcbench list')", 1, 1, 1024);
     private readonly Option<int> _clientProcesses = Options.Int("--client-processes",

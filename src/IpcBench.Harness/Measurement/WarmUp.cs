@@ -5,7 +5,8 @@ namespace IpcBench.Harness.Measurement;
 
 /// <summary>
 /// The one warm-up policy, of ping's loops and the suite's benchmarks alike: the requests asked for (or the time), then
-/// on in short rounds until this process's JIT has compiled nothing for <see cref="JitQuiet"/>. Tiered compilation
+/// on in short rounds until this process's JIT has been done with what it ran for <see cref="JitQuiet"/>
+/// (<see cref="TieringMonitor"/>: nothing compiled, none of the runtime's tier-1 work waiting or running). Tiered compilation
 /// recompiles the hot path (and, with dynamic PGO, instruments it first, and replaces a long loop on the stack) in the
 /// background during the first second or so; on a pinned CPU each recompilation preempts the loop, and it used to land
 /// in the measured requests as p99.9 two to three times the C yardstick's and milliseconds of max (and, in an open
@@ -18,11 +19,11 @@ public static class WarmUp
     public readonly record struct Spent(TimeSpan Asked, TimeSpan JitWait)
     {
         public override string ToString() =>
-            FormattableString.Invariant($"warm-up {Asked.TotalMilliseconds:0} ms as asked, then {JitWait.TotalMilliseconds:0} ms until the JIT was quiet");
+            FormattableString.Invariant($"warm-up {Asked.TotalMilliseconds:0} ms as asked, then {JitWait.TotalMilliseconds:0} ms until the JIT was done");
     }
 
-    /// <summary>How long this process's JIT must have compiled nothing before warm-up ends: over the runtime's
-    /// 100 ms call-counting delay, so that a tier-up still to come is not mistaken for quiet.</summary>
+    /// <summary>How long this process's JIT must have been done before warm-up ends: over the runtime's 100 ms
+    /// call-counting delay.</summary>
     public static readonly TimeSpan JitQuiet = TimeSpan.FromMilliseconds(250);
 
     /// <summary>The longest warm-up may go on waiting for the JIT to settle.</summary>
@@ -40,17 +41,13 @@ public static class WarmUp
         {
             return default;
         }
+        var tiering = TieringMonitor.Process;
         long begin = Stopwatch.GetTimestamp();
         await run(duration > TimeSpan.Zero ? begin + StopwatchTicks.From(duration) : long.MaxValue, requests).ConfigureAwait(false);
-        long asked = Stopwatch.GetTimestamp(), quietSince = asked;
-        long compiled = System.Runtime.JitInfo.GetCompiledMethodCount();
-        while (Stopwatch.GetElapsedTime(quietSince) < JitQuiet && Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
+        long asked = Stopwatch.GetTimestamp();
+        while (!tiering.Settled(JitQuiet) && Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
         {
             await run(StopwatchTicks.FromNow(JitRound), int.MaxValue).ConfigureAwait(false);
-            if (System.Runtime.JitInfo.GetCompiledMethodCount() is var now && now != compiled)
-            {
-                (compiled, quietSince) = (now, Stopwatch.GetTimestamp());
-            }
         }
         return new Spent(Stopwatch.GetElapsedTime(begin, asked), Stopwatch.GetElapsedTime(asked));
     }

@@ -88,6 +88,7 @@ public static class CaseRunner
     /// </summary>
     public static async Task<PreparedCase> PrepareAsync(ITransport transport, CaseSpec spec, Action<string>? serverLog, CancellationToken ct)
     {
+        _ = TieringMonitor.Process; // listening before the client's first connection, whose new code starts the JIT's pause
         var options = spec.OptionValues(transport);
         var placement = Placements.Parse(spec.Key.Placement);
         bool local = spec.Server is null;
