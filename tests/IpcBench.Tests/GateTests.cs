@@ -26,7 +26,9 @@ public sealed class GateTests : IDisposable
     {
         string keep = Path.Combine(_dir, "kept");
 
-        var (exit, stdout, stderr) = await GateAsync("--transports", "tcp,udp", "--sizes", "100KB", "--rounds", "4", "--max-rounds", "4",
+        // Up to 12 rounds: beside the conformance suite (CI runs the two test projects at once) a launch of A once measured
+        // 2.6 times its p50 in two of 4 rounds, and 4 could not tell; the gate adds rounds until it can.
+        var (exit, stdout, stderr) = await GateAsync("--transports", "tcp,udp", "--sizes", "100KB", "--rounds", "4", "--max-rounds", "12",
             "--count", "300", "--inject-slowdown", "100%", "--keep", keep);
 
         Assert.True(exit == 1, $"exit {exit}: {stderr}\n{stdout}");
@@ -36,10 +38,11 @@ public sealed class GateTests : IDisposable
         using var verdicts = JsonDocument.Parse(File.ReadAllText(Path.Combine(keep, GateVerdicts.FileName)));
         var only = Assert.Single(verdicts.RootElement.GetProperty("cases").EnumerateArray());
         Assert.Equal("slower", only.GetProperty("verdict").GetString());
-        Assert.Equal(4, only.GetProperty("current_launches").GetInt32());
+        int launches = only.GetProperty("current_launches").GetInt32();
+        Assert.InRange(launches, 4, 12);
         foreach (string side in new[] { "A", "B" })
         {
-            Assert.Equal(4, Directory.GetFiles(Path.Combine(keep, side), "results.json", SearchOption.AllDirectories).Length);
+            Assert.Equal(launches, Directory.GetFiles(Path.Combine(keep, side), "results.json", SearchOption.AllDirectories).Length);
             Assert.True(File.Exists(Path.Combine(keep, side, "tcp-100KB-round1", "stderr.txt")));
         }
         Assert.True(File.Exists(Path.Combine(keep, KeptGate.CompareFile)));
