@@ -74,6 +74,7 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
     {
         int length;
         bool shortened = false;
+        TransportException? failed = null;
         try
         {
             while ((length = LibZmq.MessageReceive(message, _socket, 0)) < 0 && LibZmq.Interrupted)
@@ -86,6 +87,9 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
                 LibZmq.SetInt(_socket, LibZmq.RcvTimeo, Quantities.WholeMilliseconds(left));
                 shortened = true;
             }
+            // Read now: the timeout's restoring below is another call into libzmq, and errno is then its, not the receive's
+            // (a receive that timed out after a signal read as "Invalid argument", not as no reply).
+            failed = length < 0 ? Failure("receive") : null;
         }
         finally
         {
@@ -94,7 +98,7 @@ internal sealed unsafe class LibZmqConnection : IProbedConnection
                 LibZmq.SetInt(_socket, LibZmq.RcvTimeo, Quantities.WholeMilliseconds(_timeout));
             }
         }
-        return length >= 0 ? length : throw Failure("receive");
+        return failed is null ? length : throw failed;
     }
 
     private TransportException Failure(string what)
