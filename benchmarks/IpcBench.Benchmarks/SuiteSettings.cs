@@ -21,7 +21,7 @@ public static class SuiteSettings
     public const string RuntimeVariable = "IPCBENCH_RUNTIME";
 
     /// <summary>
-    /// The longest a case's own warm-up sends its first requests for, before it waits for a quiet JIT (WarmUp): without
+    /// The longest a case's own warm-up sends its first requests for, before it waits until the JIT is done (WarmUp): without
     /// it a case whose request takes a second (wcf at 100 KB with NetTcp's 8 KB buffer) spent minutes there.
     /// BenchmarkDotNet's warm-up iterations follow anyway.
     /// </summary>

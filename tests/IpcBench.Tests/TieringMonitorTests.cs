@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Reflection.Emit;
+using System.Runtime.CompilerServices;
 using IpcBench.Harness.Measurement;
 
 namespace IpcBench.Tests;
@@ -8,21 +9,48 @@ namespace IpcBench.Tests;
 public class TieringMonitorTests
 {
     private static readonly TimeSpan Quiet = TimeSpan.FromMilliseconds(250);
+    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(30);
 
     [Fact]
     public async Task An_idle_process_settles_and_a_fresh_compilation_unsettles_it()
     {
         var monitor = TieringMonitor.Process;
-        var waited = Stopwatch.StartNew();
-        while (!monitor.Settled(Quiet) && waited.Elapsed < TimeSpan.FromSeconds(30))
-        {
-            await Task.Delay(50, TestContext.Current.CancellationToken);
-        }
-        Assert.True(monitor.Settled(Quiet), $"the JIT of an idle test process was not done after {waited.Elapsed.TotalSeconds:0} s");
+        await WaitUntilSettled(monitor);
 
         Assert.Equal(42, CompileNewMethod()()); // a method no JIT has seen: compiled now
         Assert.False(monitor.Settled(Quiet), "a method compiled just now left the JIT settled");
     }
+
+    [Fact]
+    public async Task A_first_call_pauses_tiering_and_the_resume_is_heard()
+    {
+        var monitor = TieringMonitor.Process;
+        await WaitUntilSettled(monitor);
+        int before = monitor.Pauses;
+
+        Assert.Equal(7, CalledOnlyHere(3)); // its first call starts the runtime's call-counting delay: a pause
+        var waited = Stopwatch.StartNew();
+        while (monitor.Pauses == before && waited.Elapsed < Patience)
+        {
+            await Task.Delay(10, TestContext.Current.CancellationToken);
+        }
+        Assert.True(monitor.Pauses > before, $"no pause heard in {waited.Elapsed.TotalSeconds:0} s after a method's first call");
+        await WaitUntilSettled(monitor); // and its resume: the delay ends
+    }
+
+    private static async Task WaitUntilSettled(TieringMonitor monitor)
+    {
+        var waited = Stopwatch.StartNew();
+        while (!monitor.Settled(Quiet) && waited.Elapsed < Patience)
+        {
+            await Task.Delay(50, TestContext.Current.CancellationToken);
+        }
+        Assert.True(monitor.Settled(Quiet), $"the JIT of an idle test process was not done after {waited.Elapsed.TotalSeconds:0} s");
+    }
+
+    /// <summary>A tiered method that nothing else calls, so that its first call is this test's.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int CalledOnlyHere(int x) => 2 * x + 1;
 
     /// <summary>A method of its own each call, which the JIT compiles when it is first invoked.</summary>
     private static Func<int> CompileNewMethod()

@@ -15,7 +15,7 @@ namespace IpcBench.Harness.Measurement;
 /// </summary>
 public static class WarmUp
 {
-    /// <summary>How long a warm-up took: the part asked for, then the wait for a quiet JIT.</summary>
+    /// <summary>How long a warm-up took: the part asked for, then the wait until the JIT was done.</summary>
     public readonly record struct Spent(TimeSpan Asked, TimeSpan JitWait)
     {
         public override string ToString() =>
@@ -29,7 +29,7 @@ public static class WarmUp
     /// <summary>The longest warm-up may go on waiting for the JIT to settle.</summary>
     public static readonly TimeSpan JitSettleLimit = TimeSpan.FromSeconds(10);
 
-    /// <summary>How long each round of the wait for a quiet JIT runs.</summary>
+    /// <summary>How long each round of the wait for the JIT runs.</summary>
     private static readonly TimeSpan JitRound = TimeSpan.FromMilliseconds(20);
 
     /// <param name="requests">How many requests to warm up with.</param>

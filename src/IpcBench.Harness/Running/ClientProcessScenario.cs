@@ -86,6 +86,7 @@ public static class ClientProcessScenario
     /// </summary>
     public static async Task RunWorkerAsync(ITransport transport, CaseSpec spec, string prefix, CancellationToken ct)
     {
+        _ = TieringMonitor.Process; // listening before the first connection, as in CaseRunner.PrepareAsync
         var loop = spec.Loop(transport);
         var connections = new List<IConnection>();
         using var run = CancellationTokenSource.CreateLinkedTokenSource(ct);

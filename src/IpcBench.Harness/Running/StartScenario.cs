@@ -28,7 +28,7 @@ public static class StartScenario
         CancellationToken ct)
     {
         string handed = spec.ToJson();
-        // The executable and its libraries into the page cache, and this process's JIT quiet, as every loop warms up.
+        // The executable and its libraries into the page cache, and this process's JIT done, as every loop warms up.
         await WarmUp.RunAsync(spec.Warmup, TimeSpan.Zero, async () => await StartOnceAsync(client, transport, handed, ct).ConfigureAwait(false))
             .ConfigureAwait(false);
         var recorder = new LatencyRecorder();
