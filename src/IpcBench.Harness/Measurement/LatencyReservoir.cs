@@ -5,11 +5,13 @@ namespace IpcBench.Harness.Measurement;
 /// round trip seen has the same chance to be kept, however many there are. Once full it draws how many round trips
 /// to skip before the next one it keeps, so a round trip it skips costs a comparison, not a random number: this runs
 /// on the measured path. Seeded, so that the same stream gives the same sample. Until it is full it holds every round
-/// trip, in order.
+/// trip, in order. Its size may be set lower for a while (<see cref="Clear"/>): a warm-up's rehearsal runs the sampling
+/// code that a full reservoir runs, on fewer requests than fill it.
 /// </summary>
-internal sealed class LatencyReservoir(int size, int seed)
+internal sealed class LatencyReservoir(int capacity, int seed)
 {
-    private readonly long[] _kept = new long[size];
+    private readonly long[] _kept = new long[capacity];
+    private int _size = capacity;
     private int _count;
     private Random _random = new(seed);
     private double _w; // algorithm L's running weight
@@ -20,22 +22,25 @@ internal sealed class LatencyReservoir(int size, int seed)
 
     public ArraySegment<long> Kept => new(_kept, 0, _count);
 
+    /// <summary>How many round trips it keeps at most, until it is cleared again.</summary>
+    public int Size => _size;
+
     public void Offer(long ticks)
     {
         Seen++;
-        if (_count < size)
+        if (_count < _size)
         {
             _kept[_count++] = ticks;
-            if (_count == size)
+            if (_count == _size)
             {
-                _w = Math.Exp(Math.Log(Uniform()) / size);
+                _w = Math.Exp(Math.Log(Uniform()) / _size);
                 ScheduleNext();
             }
         }
         else if (Seen == _nextKept)
         {
-            _kept[_random.Next(size)] = ticks;
-            _w *= Math.Exp(Math.Log(Uniform()) / size);
+            _kept[_random.Next(_size)] = ticks;
+            _w *= Math.Exp(Math.Log(Uniform()) / _size);
             ScheduleNext();
         }
     }
@@ -46,17 +51,18 @@ internal sealed class LatencyReservoir(int size, int seed)
     /// <summary>A uniform draw from (0, 1): never 0, whose logarithm has no value.</summary>
     private double Uniform() => 1 - _random.NextDouble();
 
-    public void Clear()
+    /// <summary>Empties it, to keep <paramref name="size"/> round trips at most from now on (its capacity when not given).</summary>
+    public void Clear(int? size = null)
     {
-        (_count, Seen, _random, _w, _nextKept) = (0, 0, new Random(seed), 0, 0);
+        (_size, _count, Seen, _random, _w, _nextKept) = (Math.Clamp(size ?? _kept.Length, 1, _kept.Length), 0, 0, new Random(seed), 0, 0);
     }
 
     /// <summary>This reservoir as another process left it, to be merged or read (algorithm L's skip state does not travel).</summary>
     public void Restore(long seen, long[] kept)
     {
-        if (kept.Length > size || kept.Length > seen)
+        if (kept.Length > _kept.Length || kept.Length > seen)
         {
-            throw new ArgumentException($"a sample of {kept.Length} of {seen} round trips does not fit a reservoir of {size}");
+            throw new ArgumentException($"a sample of {kept.Length} of {seen} round trips does not fit a reservoir of {_kept.Length}");
         }
         Clear();
         kept.CopyTo(_kept, 0);
@@ -72,7 +78,7 @@ internal sealed class LatencyReservoir(int size, int seed)
     {
         Clear();
         long total = parts.Sum(p => p.Seen);
-        if (total <= size)
+        if (total <= _size)
         {
             foreach (var part in parts)
             {
@@ -86,7 +92,7 @@ internal sealed class LatencyReservoir(int size, int seed)
         var left = parts.Select(p => p.Seen).ToArray();
         var pooled = pools.Select(p => p.Length).ToArray();
         long remaining = total;
-        for (; _count < size; _count++)
+        for (; _count < _size; _count++)
         {
             long pick = _random.NextInt64(remaining);
             int part = 0;
