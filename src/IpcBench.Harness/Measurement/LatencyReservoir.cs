@@ -22,9 +22,6 @@ internal sealed class LatencyReservoir(int capacity, int seed)
 
     public ArraySegment<long> Kept => new(_kept, 0, _count);
 
-    /// <summary>How many round trips it keeps at most, until it is cleared again.</summary>
-    public int Size => _size;
-
     public void Offer(long ticks)
     {
         Seen++;
