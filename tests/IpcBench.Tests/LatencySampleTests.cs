@@ -30,27 +30,6 @@ public class LatencySampleTests
     }
 
     [Fact]
-    public void A_rehearsal_keeps_a_small_sample_and_the_next_reset_a_full_one()
-    {
-        var recorder = Recorder(0);
-        recorder.Reset(rehearsal: true);
-        for (int i = 1; i <= 1000; i++)
-        {
-            recorder.Record(Us(i));
-        }
-        double[] rehearsed = recorder.Sample();
-        Assert.Equal(LatencyRecorder.RehearsalSampleSize, rehearsed.Length); // overflowed: the replacement path ran
-        Assert.Contains(rehearsed, v => v > LatencyRecorder.RehearsalSampleSize + 0.5); // a later round trip replaced an early one
-
-        recorder.Reset();
-        for (int i = 1; i <= 100_000; i++)
-        {
-            recorder.Record(Us(i));
-        }
-        Assert.Equal(Recorder(100_000).Sample(), recorder.Sample()); // as a fresh recorder: full size, the same draws
-    }
-
-    [Fact]
     public void The_sample_is_a_subset_of_distinct_recorded_values_and_reproducible()
     {
         var recorder = Recorder(100_000);

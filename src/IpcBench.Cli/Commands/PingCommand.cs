@@ -79,10 +79,7 @@ internal sealed class PingCommand
         return ExitCodes.Success;
     }
 
-    /// <summary>
-    /// A progress line on a terminal's stderr: what runs, how far, and about how long is left. The warm-up reports 0
-    /// (so that this code too has run before the measurement), and the clock starts at its last report.
-    /// </summary>
+    /// <summary>A progress line on a terminal's stderr: what runs, how far, and about how long is left.</summary>
     private static Action<double> Progress(CaseSpec spec)
     {
         var watch = System.Diagnostics.Stopwatch.StartNew();
@@ -90,12 +87,6 @@ internal sealed class PingCommand
         string load = lanes > 1 ? $" x {lanes} loops" : "";
         return done =>
         {
-            if (done <= 0)
-            {
-                watch.Restart();
-                Console.Error.Write($"\r  {spec.Key.Transport} {spec.Key.Size} B{load}: warming up   ");
-                return;
-            }
             var left = TimeSpan.FromSeconds(watch.Elapsed.TotalSeconds * (1 - done) / Math.Max(done, 1e-6));
             Console.Error.Write($"\r  {spec.Key.Transport} {spec.Key.Size} B{load}: {100 * done:0}% measured, about {left.TotalSeconds:0} s left   ");
         };

@@ -16,49 +16,28 @@ public static class ConnectLoop
         byte[] request = new byte[options.Size];
         byte[] reply = new byte[options.Size];
         Payload.Fill(request);
-        // The warm-up rehearses the measurement, meters and all, as LoadLoop's does (the server's stats in its first round
-        // only): nothing the measured cycles run is new to the JIT when they start.
-        var recorder = new LatencyRecorder();
-        Action<double>? warmingProgress = progress is null ? null : _ => progress(0);
-        int rounds = 0;
-        await WarmUp.RunAsync(options.Warmup, TimeSpan.Zero, (deadline, count) => MeasureAsync(transport, address, request, reply, recorder, options,
-            count, deadline, warmingProgress, rehearsal: true, meterServer: rounds++ == 0, ct)).ConfigureAwait(false);
-        return (await MeasureAsync(transport, address, request, reply, recorder, options, options.Count, long.MaxValue, progress,
-            rehearsal: false, meterServer: true, ct).ConfigureAwait(false))!;
-    }
+        await WarmUp.RunAsync(options.Warmup, TimeSpan.Zero, async () => await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false))
+            .ConfigureAwait(false);
 
-    /// <summary>
-    /// <paramref name="count"/> cycles (or until <paramref name="deadline"/>), the client's and (with
-    /// <paramref name="meterServer"/>) the server's costs around them; a <paramref name="rehearsal"/> stops where the
-    /// cycles end, with no result.
-    /// </summary>
-    private static async Task<LoopResult?> MeasureAsync(ITransport transport, Uri address, byte[] request, byte[] reply, LatencyRecorder recorder,
-        LoopOptions options, int count, long deadline, Action<double>? progress, bool rehearsal, bool meterServer, CancellationToken ct)
-    {
-        recorder.Reset(rehearsal);
-        var serverBefore = meterServer ? await QueryServerAsync(transport, address, ct).ConfigureAwait(false) : null;
+        var serverBefore = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
+        var recorder = new LatencyRecorder();
         var meter = CostMeter.Start();
-        int cycles = 0;
-        for (; cycles < count && Stopwatch.GetTimestamp() < deadline; cycles++)
+        for (int i = 0; i < options.Count; i++)
         {
-            Payload.Stamp(request, cycles);
+            Payload.Stamp(request, i);
             recorder.Record(await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false));
             if (options.Gap > TimeSpan.Zero)
             {
                 Thread.Sleep(options.Gap);
             }
-            if ((cycles & 255) == 255)
+            if ((i & 255) == 255)
             {
-                progress?.Invoke((cycles + 1.0) / count);
+                progress?.Invoke((i + 1.0) / options.Count);
             }
         }
-        var cost = meter.Stop(cycles);
-        if (rehearsal)
-        {
-            return null;
-        }
+        var cost = meter.Stop(options.Count);
         var serverAfter = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
-        return recorder.Result(0, cost, ServerSharePerCycle(serverBefore, serverAfter, cycles));
+        return recorder.Result(0, cost, ServerSharePerCycle(serverBefore, serverAfter, options.Count));
     }
 
     /// <summary>

@@ -7,8 +7,8 @@ namespace IpcBench.Harness.Measurement;
 
 /// <summary>
 /// Request loops, each on a thread of its own, run in steps: a step releases every lane at once and is done when the
-/// last lane is; the first lane to fail stops the others, and its failure is the step's. <see cref="LoadLoop"/> runs one
-/// step a warm-up round, then one for the measured stretch; the suite's throughput benchmark one per invocation. A thread of its own
+/// last lane is; the first lane to fail stops the others, and its failure is the step's. <see cref="LoadLoop"/> runs two
+/// steps (warm-up, then the measured stretch); the suite's throughput benchmark one per invocation. A thread of its own
 /// keeps a lane whose transport completes inline from sharing a pool thread with another lane.
 /// </summary>
 public sealed class LaneThreads : IDisposable

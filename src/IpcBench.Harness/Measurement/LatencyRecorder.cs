@@ -34,12 +34,10 @@ public sealed class LatencyRecorder
         _reservoir.Offer(ticks);
     }
 
-    /// <summary>Forgets what was recorded; a <paramref name="rehearsal"/> (a warm-up round) keeps a sample of only
-    /// <see cref="RehearsalSampleSize"/>, so that its requests run the sampling code a full reservoir runs.</summary>
-    public void Reset(bool rehearsal = false)
+    public void Reset()
     {
         _histogram.Reset();
-        _reservoir.Clear(rehearsal ? RehearsalSampleSize : null);
+        _reservoir.Clear();
         (_min, _max, _sum) = (long.MaxValue, 0, 0);
     }
 
@@ -90,12 +88,6 @@ public sealed class LatencyRecorder
 
     /// <summary>How many raw samples are kept for the rank test: enough for it, small enough to store per case.</summary>
     public const int DefaultSampleSize = 2000;
-
-    /// <summary>
-    /// The sample a warm-up round keeps: few enough that its requests overflow it. Otherwise the reservoir's replacement
-    /// code first ran some 2,000 requests into the measurement, and the JIT optimized it there (2026-11-29).
-    /// </summary>
-    public const int RehearsalSampleSize = 16;
 
     /// <summary>The seed of the reservoir: a fixed one, so that the same round trips give the same sample.</summary>
     public const int SampleSeed = 20261122;

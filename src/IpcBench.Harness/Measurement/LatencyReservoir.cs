@@ -5,13 +5,11 @@ namespace IpcBench.Harness.Measurement;
 /// round trip seen has the same chance to be kept, however many there are. Once full it draws how many round trips
 /// to skip before the next one it keeps, so a round trip it skips costs a comparison, not a random number: this runs
 /// on the measured path. Seeded, so that the same stream gives the same sample. Until it is full it holds every round
-/// trip, in order. Its size may be set lower for a while (<see cref="Clear"/>): a warm-up's rehearsal runs the sampling
-/// code that a full reservoir runs, on fewer requests than fill it.
+/// trip, in order.
 /// </summary>
-internal sealed class LatencyReservoir(int capacity, int seed)
+internal sealed class LatencyReservoir(int size, int seed)
 {
-    private readonly long[] _kept = new long[capacity];
-    private int _size = capacity;
+    private readonly long[] _kept = new long[size];
     private int _count;
     private Random _random = new(seed);
     private double _w; // algorithm L's running weight
@@ -25,19 +23,19 @@ internal sealed class LatencyReservoir(int capacity, int seed)
     public void Offer(long ticks)
     {
         Seen++;
-        if (_count < _size)
+        if (_count < size)
         {
             _kept[_count++] = ticks;
-            if (_count == _size)
+            if (_count == size)
             {
-                _w = Math.Exp(Math.Log(Uniform()) / _size);
+                _w = Math.Exp(Math.Log(Uniform()) / size);
                 ScheduleNext();
             }
         }
         else if (Seen == _nextKept)
         {
-            _kept[_random.Next(_size)] = ticks;
-            _w *= Math.Exp(Math.Log(Uniform()) / _size);
+            _kept[_random.Next(size)] = ticks;
+            _w *= Math.Exp(Math.Log(Uniform()) / size);
             ScheduleNext();
         }
     }
@@ -48,18 +46,17 @@ internal sealed class LatencyReservoir(int capacity, int seed)
     /// <summary>A uniform draw from (0, 1): never 0, whose logarithm has no value.</summary>
     private double Uniform() => 1 - _random.NextDouble();
 
-    /// <summary>Empties it, to keep <paramref name="size"/> round trips at most from now on (its capacity when not given).</summary>
-    public void Clear(int? size = null)
+    public void Clear()
     {
-        (_size, _count, Seen, _random, _w, _nextKept) = (Math.Clamp(size ?? _kept.Length, 1, _kept.Length), 0, 0, new Random(seed), 0, 0);
+        (_count, Seen, _random, _w, _nextKept) = (0, 0, new Random(seed), 0, 0);
     }
 
     /// <summary>This reservoir as another process left it, to be merged or read (algorithm L's skip state does not travel).</summary>
     public void Restore(long seen, long[] kept)
     {
-        if (kept.Length > _kept.Length || kept.Length > seen)
+        if (kept.Length > size || kept.Length > seen)
         {
-            throw new ArgumentException($"a sample of {kept.Length} of {seen} round trips does not fit a reservoir of {_kept.Length}");
+            throw new ArgumentException($"a sample of {kept.Length} of {seen} round trips does not fit a reservoir of {size}");
         }
         Clear();
         kept.CopyTo(_kept, 0);
@@ -75,7 +72,7 @@ internal sealed class LatencyReservoir(int capacity, int seed)
     {
         Clear();
         long total = parts.Sum(p => p.Seen);
-        if (total <= _size)
+        if (total <= size)
         {
             foreach (var part in parts)
             {
@@ -89,7 +86,7 @@ internal sealed class LatencyReservoir(int capacity, int seed)
         var left = parts.Select(p => p.Seen).ToArray();
         var pooled = pools.Select(p => p.Length).ToArray();
         long remaining = total;
-        for (; _count < _size; _count++)
+        for (; _count < size; _count++)
         {
             long pick = _random.NextInt64(remaining);
             int part = 0;

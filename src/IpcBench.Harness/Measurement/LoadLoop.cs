@@ -95,66 +95,48 @@ public static class LoadLoop
         }
         var loops = Enumerable.Range(0, options.Lanes).Select(i => new RequestLoop(connections[i / options.InFlight], options, i)).ToArray();
         using var lanes = new LaneThreads(loops);
-        int warmup = options.WarmupDuration > TimeSpan.Zero ? int.MaxValue // as many as the time allows
-            : options.Warmup == 0 ? 0 // none asked for: none
-            : Math.Max(options.Lanes, options.Warmup); // at least one a lane, so that every lane runs what it will measure
-        // The warm-up rehearses the measured stretch, meters and all, in short rounds: every method it calls has run, and
-        // reached tier 1, before it starts. Code first run in it (the meters, the progress line, the sample's replacement
-        // path once 2,000 requests were in) began a pause of tier-1 work that ended inside it, and on one CPU the JIT then
-        // took it in 2-5 ms slices: tcp's p99.9 was 2.2 ms (docs/warm-up.md). The server's stats are asked only in the
-        // first round: its code for them then runs before the measurement, yet too rarely to queue tier-1 work of the
-        // server's that would be done during it.
-        Action<double>? warmingProgress = progress is null ? null : _ => progress(0);
-        int count = options.Duration > TimeSpan.Zero ? int.MaxValue : options.Count;
-        int rounds = 0;
-        await WarmUp.RunAsync(warmup, options.WarmupDuration, (deadline, requests) => MeasureAsync(loops, lanes, connections[0], options,
-            requests, TimeSpan.Zero, deadline, warmingProgress, rehearsal: true, meterServer: rounds++ == 0, ct)).ConfigureAwait(false);
+        await Task.Run(() => lanes.Run((loop, token) => WarmUpAsync(loop, options, token), Timeout.InfiniteTimeSpan, ct), CancellationToken.None)
+            .ConfigureAwait(false);
+        foreach (var loop in loops)
+        {
+            loop.Reset();
+        }
+
+        var server = await ServerStats.Meter.StartAsync(connections[0], options.TolerateLoss, ct).ConfigureAwait(false);
         if (released is not null)
         {
             await released(ct).ConfigureAwait(false);
         }
-        var result = await MeasureAsync(loops, lanes, connections[0], options, count, options.Duration, long.MaxValue, progress, rehearsal: false, meterServer: true, ct).ConfigureAwait(false);
-        return result! with { OfferedRate = options.Rate > 0 ? options.Rate : null };
-    }
-
-    /// <summary>
-    /// One measured stretch: <paramref name="count"/> requests over every lane, for <paramref name="duration"/> from its
-    /// start if one is given, or until <paramref name="deadline"/>; the client's and the server's costs around it. A
-    /// <paramref name="rehearsal"/> stops where the measured stretch ends, with no result: what runs after it cannot
-    /// delay its requests. Without <paramref name="meterServer"/> the server is not asked for its stats.
-    /// </summary>
-    private static async Task<LoopResult?> MeasureAsync(RequestLoop[] loops, LaneThreads lanes, IConnection stats, LoopOptions options,
-        int count, TimeSpan duration, long deadline, Action<double>? progress, bool rehearsal, bool meterServer, CancellationToken ct)
-    {
-        foreach (var loop in loops)
-        {
-            loop.Reset(rehearsal);
-        }
-        var server = meterServer ? await ServerStats.Meter.StartAsync(stats, options.TolerateLoss, ct).ConfigureAwait(false) : null;
         var meter = CostMeter.Start();
         long start = Stopwatch.GetTimestamp();
-        deadline = duration > TimeSpan.Zero ? start + StopwatchTicks.From(duration) : deadline;
-        int share(RequestLoop loop) => count == int.MaxValue ? int.MaxValue : Share(options, loop.Index, count);
-        long[] ends = await Task.Run(() => lanes.Run((loop, token) => loop.RunAsync(start, deadline, share(loop),
+        long deadline = options.Duration > TimeSpan.Zero ? start + StopwatchTicks.From(options.Duration) : long.MaxValue;
+        long[] ends = await Task.Run(() => lanes.Run((loop, token) => loop.RunAsync(start, deadline,
+            options.Duration > TimeSpan.Zero ? int.MaxValue : Share(options, loop.Index, options.Count),
             loop.Index == 0 ? progress : null, token), Timeout.InfiniteTimeSpan, ct), CancellationToken.None).ConfigureAwait(false);
-        var stopped = meter.Stop(); // first: what runs after the loop is not the requests' cost
-        if (rehearsal)
-        {
-            return null;
-        }
+        var stopped = meter.Stop(); // first: what runs after the loop (and its first JIT) is not the requests' cost
 
         long completed = loops.Sum(l => l.Recorder.Count);
         long end = ends.Max();
         var cost = stopped.Per(completed) with { Elapsed = Stopwatch.GetElapsedTime(start, end) };
-        var serverShare = await server!.StopAsync(ct).ConfigureAwait(false);
+        var serverShare = await server.StopAsync(ct).ConfigureAwait(false);
         var recorder = LatencyRecorder.Combine([.. loops.Select(l => l.Recorder)]);
         return recorder.Result(loops.Sum(l => l.Errors), cost, serverShare) with
         {
             ClientRequestsPerSecond = loops.GroupBy(l => l.Index / options.InFlight)
                 .Select(client => client.Sum(l => l.Recorder.Count) / Stopwatch.GetElapsedTime(start, client.Max(l => ends[l.Index])).TotalSeconds)
                 .ToArray(),
+            OfferedRate = options.Rate > 0 ? options.Rate : null,
             Span = (start, end),
         };
+    }
+
+    /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says.</summary>
+    private static Task WarmUpAsync(RequestLoop loop, LoopOptions options, CancellationToken ct)
+    {
+        int requests = options.WarmupDuration > TimeSpan.Zero ? int.MaxValue // as many as the time allows
+            : options.Warmup == 0 ? 0 // none asked for: none
+            : Math.Max(1, Share(options, loop.Index, options.Warmup)); // at least one, so that every lane waits until the JIT is done
+        return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => loop.RunAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
     }
 
     /// <summary>Lane <paramref name="index"/>'s part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>

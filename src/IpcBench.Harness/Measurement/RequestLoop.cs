@@ -23,11 +23,11 @@ public sealed class RequestLoop(IConnection connection, LoopOptions options, int
 
     public long Errors { get; private set; }
 
-    /// <summary>Forgets what was recorded, before a measured stretch or a warm-up's <paramref name="rehearsal"/> of one.</summary>
-    public void Reset(bool rehearsal = false)
+    /// <summary>Forgets what was recorded (a warm-up's requests).</summary>
+    public void Reset()
     {
         Errors = 0;
-        Recorder.Reset(rehearsal);
+        Recorder.Reset();
     }
 
     /// <summary>
