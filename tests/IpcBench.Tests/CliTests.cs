@@ -10,7 +10,11 @@ namespace IpcBench.Tests;
 /// <summary>The ipcbench executable, run as a separate process the way people and scripts run it.</summary>
 public class CliTests
 {
-    private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(60);
+    /// <summary>
+    /// How long one command may run before a test gives up on it: a safety net, not a figure. The gate and plan tests run
+    /// a dozen launches or more, each waiting until its JIT is done, which beside the conformance suite takes seconds.
+    /// </summary>
+    private static readonly TimeSpan RunTimeout = TimeSpan.FromSeconds(180);
 
     private static Task<(int Exit, string Stdout, string Stderr)> RunAsync(params string[] args) => RunWithAsync(null, args);
 
