@@ -70,7 +70,8 @@ public sealed class ThriftTransport : ITransport
         if (_pipe)
         {
             string name = await PipeEndpoint.ClaimNameAsync(address, ct).ConfigureAwait(false);
-            var server = new ThriftServer(new TNamedPipeServerTransport(name, new TConfiguration(), NamedPipeServerFlags.None, 1), new Uri($"{Name}://{name}"), processor, Factory(values));
+            var server = new ThriftServer(new TNamedPipeServerTransport(name, new TConfiguration(), NamedPipeServerFlags.None, 1), new Uri($"{Name}://{name}"), processor, Factory(values),
+                keeper: OperatingSystem.IsWindows() ? null : KeepListening(name));
             await AwaitPipeAsync(server, name, EndpointOptions.From(values).ConnectTimeout, ct).ConfigureAwait(false);
             return server;
         }
@@ -87,6 +88,17 @@ public sealed class ThriftTransport : ITransport
         var bound = Endpoints.ToUri(Name, (IPEndPoint)listener.LocalEndpoint);
         return new ThriftServer(new ProbingServerSocket(listener), bound, processor, Factory(values));
     }
+
+    /// <summary>
+    /// On Unix .NET makes a pipe name one listening socket, shared by the name's server instances and closed (its file
+    /// removed) with the last of them. Thrift's server makes the next instance only when its accept loop comes round
+    /// again: a connection that ended before that took the listener with it, and reset the next client's connection
+    /// waiting in its backlog (the conformance suite's connect cycles, on a loaded machine). An instance that never
+    /// accepts holds the listener for the server's life; on Unix only an instance waiting to accept takes a client
+    /// (on Windows every instance would; there a client that finds no instance waiting retries within its connect timeout).
+    /// </summary>
+    private static NamedPipeServerStream KeepListening(string name) => new(name, PipeDirection.InOut,
+        NamedPipeServerStream.MaxAllowedServerInstances, PipeTransmissionMode.Byte, PipeOptions.Asynchronous);
 
     /// <summary>
     /// Thrift's pipe server makes its pipe when its accept loop first runs: a connection made and closed shows it is there
