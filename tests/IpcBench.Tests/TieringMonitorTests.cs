@@ -5,9 +5,15 @@ using IpcBench.Harness.Measurement;
 
 namespace IpcBench.Tests;
 
-/// <summary>The warm-up's test of whether this process's JIT is done (<see cref="TieringMonitor"/>), in the test process itself.</summary>
+/// <summary>
+/// The warm-up's test of whether this process's JIT is done (<see cref="TieringMonitor"/>), in the test process itself:
+/// alone, since other tests running beside it keep the JIT busy.
+/// </summary>
+[Collection(Name)]
 public class TieringMonitorTests
 {
+    public const string Name = "tiering monitor, alone";
+
     private static readonly TimeSpan Quiet = TimeSpan.FromMilliseconds(250);
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(30);
 
@@ -24,6 +30,7 @@ public class TieringMonitorTests
     [Fact]
     public async Task A_first_call_pauses_tiering_and_the_resume_is_heard()
     {
+        Assert.SkipWhen(Environment.GetEnvironmentVariable("DOTNET_TieredCompilation") == "0", "tiered compilation is off: no method's first call pauses it");
         var monitor = TieringMonitor.Process;
         await WaitUntilSettled(monitor);
         int before = monitor.Pauses;
@@ -62,3 +69,6 @@ public class TieringMonitorTests
         return method.CreateDelegate<Func<int>>();
     }
 }
+
+[CollectionDefinition(TieringMonitorTests.Name, DisableParallelization = true)]
+public sealed class TieringMonitorCollection;

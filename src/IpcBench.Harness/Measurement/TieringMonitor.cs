@@ -15,7 +15,8 @@ namespace IpcBench.Harness.Measurement;
 /// <remarks>
 /// The runtime hands its events to a listener on a thread of its own, some milliseconds late, so a pause that began just
 /// now may not be heard yet; a method the JIT compiled to start it moves the count at once, so only a first call of
-/// ReadyToRun code can slip through that window, and the next round of the warm-up hears it.
+/// ReadyToRun code can slip through that window, which is why the warm-up asks twice, a round apart. The pauses and the
+/// worker's runs come from different threads, so each kind is kept in order by itself.
 /// </remarks>
 public sealed class TieringMonitor : EventListener
 {
@@ -36,7 +37,7 @@ public sealed class TieringMonitor : EventListener
     private bool? _paused = RuntimeFeature.IsDynamicCodeCompiled ? null : false;
     private bool _jitting;
     private int _pauses;
-    private DateTime _lastEvent;
+    private DateTime _lastDelayEvent, _lastWorkerEvent;
     private long _compiled = -1, _changed = Stopwatch.GetTimestamp();
 
     /// <summary>
@@ -85,9 +86,15 @@ public sealed class TieringMonitor : EventListener
 
     protected override void OnEventWritten(EventWrittenEventArgs e)
     {
+        bool delay = e.EventId is Pause or Resume;
+        if (!delay && e.EventId is not (BackgroundJitStart or BackgroundJitStop))
+        {
+            return;
+        }
         lock (_state)
         {
-            if (e.TimeStamp < _lastEvent)
+            ref DateTime last = ref delay ? ref _lastDelayEvent : ref _lastWorkerEvent;
+            if (e.TimeStamp < last)
             {
                 return; // the state has already moved past it
             }
@@ -96,10 +103,9 @@ public sealed class TieringMonitor : EventListener
                 case Pause: (_paused, _pauses) = (true, _pauses + 1); break;
                 case Resume: _paused = false; break;
                 case BackgroundJitStart: _jitting = true; break;
-                case BackgroundJitStop: _jitting = PendingMethods(e) > 0; break; // it stopped for a while, with work queued
-                default: return;
+                default: _jitting = PendingMethods(e) > 0; break; // the worker stopped for a while, with work queued
             }
-            (_lastEvent, _changed) = (e.TimeStamp, Stopwatch.GetTimestamp());
+            (last, _changed) = (e.TimeStamp, Stopwatch.GetTimestamp());
         }
     }
 
