@@ -51,9 +51,25 @@ public class AnatomyTests
     }
 
     [Fact]
+    public void The_counters_read_every_thread_this_process_has()
+    {
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "reads each thread's schedstat in /proc, which is Linux's");
+        var before = TaskIds();
+        var counters = ProcessCounters.Read();
+        var after = TaskIds();
+        var read = counters.ThreadCpuNs.Select(thread => thread.Id).ToHashSet();
+        Assert.Subset(before.Union(after).ToHashSet(), read); // none made up
+        Assert.Superset(before.Intersect(after).ToHashSet(), read); // none that lived throughout missed
+        Assert.Contains(counters.ThreadCpuNs, thread => thread.CpuNs > 0);
+        Assert.True(counters.RunnableWaitUs >= 0 && counters.UserUs + counters.SystemUs > 0, counters.ToString());
+
+        static HashSet<int> TaskIds() => Directory.EnumerateDirectories("/proc/self/task").Select(task => int.Parse(Path.GetFileName(task))).ToHashSet();
+    }
+
+    [Fact]
     public void A_counter_either_reading_lacks_is_left_out_not_made_up()
     {
-        var empty = new Dictionary<int, long>();
+        (int, long)[] empty = [];
         var before = new ProcessCounters(10, 20, ProcessCounters.Unknown, 5, 100, 1000, empty);
         var after = new ProcessCounters(30, 60, 7, 9, ProcessCounters.Unknown, 3000, empty);
         var share = SideAnatomy.Between(before, after, null, operations: 2)!;

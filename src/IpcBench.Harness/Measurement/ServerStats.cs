@@ -174,7 +174,7 @@ public sealed class ServerStats(RequestHandler inner)
         {
             return snapshot; // a server that tells its CPU time alone (an older WCF host), or cannot tell even that (gVisor)
         }
-        var counters = new ProcessCounters(Field(2), Field(3), Field(4), Field(5), Field(6), Field(7), new Dictionary<int, long>());
+        var counters = new ProcessCounters(Field(2), Field(3), Field(4), Field(5), Field(6), Field(7), []);
         return snapshot with { Counters = counters, ThreadsRan = Field(8) is >= 0 and <= int.MaxValue and var ran ? (int)ran : null };
     }
 }
