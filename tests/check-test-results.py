@@ -5,7 +5,8 @@ Usage: tests/check-test-results.py [--expected-skips FILE] TRX_DIR LISTING...
 
 Each LISTING is what `dotnet test PROJECT --no-build --list-tests` printed for one test project: every case its
 assembly holds, theory rows included. Prints, per assembly, the cases listed and what became of them, then the
-skipped cases counted by reason, and last a line "tests: N passed, N failed, N skipped". Exits 1 when
+skipped cases counted by reason, the slowest cases (where CI's minutes go), and last a line "tests: N passed, N failed,
+N skipped". Exits 1 when
   - an assembly reported fewer (or more) cases than it lists: a case that never ran is reported nowhere else;
   - a case failed, timed out or was aborted;
   - with --expected-skips, a case was skipped that no entry of FILE expects, or an entry expects a skip that did
@@ -21,6 +22,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 MESSAGE_LINES = 12
+SLOWEST = 12
 TRX = "{http://microsoft.com/schemas/VisualStudio/TeamTest/2010}"
 
 
@@ -35,8 +37,8 @@ def listed_cases(listing):
 
 
 def results(trx_dir):
-    """Every reported case as (assembly, name, outcome, message), from every trx file under trx_dir. A skip's message
-    is its reason; a failure's ends with its stack trace."""
+    """Every reported case as (assembly, name, outcome, message, seconds), from every trx file under trx_dir. A skip's
+    message is its reason; a failure's ends with its stack trace."""
     files = sorted(pathlib.Path(trx_dir).glob("**/*.trx"))
     if not files:
         sys.exit(f"{trx_dir}: no trx file: did dotnet test run with --logger trx?")
@@ -49,7 +51,15 @@ def results(trx_dir):
             parts = ("Message",) if outcome in ("Passed", "NotExecuted") else ("Message", "StackTrace")
             error = [result.find(f"{TRX}Output/{TRX}ErrorInfo/{TRX}{part}") for part in parts]
             message = "\n".join((part.text or "").strip() for part in error if part is not None)
-            yield assembly_of[result.get("testId")], result.get("testName"), outcome, message.strip()
+            yield assembly_of[result.get("testId")], result.get("testName"), outcome, message.strip(), seconds(result.get("duration"))
+
+
+def seconds(duration):
+    """A trx duration, "hh:mm:ss.fffffff", in seconds (0 where none is given)."""
+    if not duration:
+        return 0.0
+    hours, minutes, rest = duration.split(":")
+    return int(hours) * 3600 + int(minutes) * 60 + float(rest)
 
 
 def expected_skips(path):
@@ -73,8 +83,10 @@ def main():
 
     listed = dict(listed_cases(listing) for listing in args.listings)
     by_assembly = collections.defaultdict(list)
-    for assembly, name, outcome, message in results(args.trx_dir):
+    durations = []
+    for assembly, name, outcome, message, took in results(args.trx_dir):
         by_assembly[assembly].append((name, outcome, message))
+        durations.append((took, assembly, name))
     entries = expected_skips(args.expected_skips) if args.expected_skips else None
 
     problems = []
@@ -99,6 +111,9 @@ def main():
         print("skipped, by reason:")
         for reason, count in collections.Counter(message or "(no reason given)" for _, message in skipped).most_common():
             print(f"  {count:4}  {reason}")
+    print(f"slowest {SLOWEST} (each assembly runs its classes side by side, so these overlap):")
+    for took, assembly, name in sorted(durations, reverse=True)[:SLOWEST]:
+        print(f"  {took:7.1f} s  {assembly}: {name[:200]}")
     if entries is not None:
         used = set()
         for name, message in skipped:
