@@ -100,7 +100,7 @@ public class CliTests
     [Fact]
     public async Task Ping_measures_the_in_process_floor_with_no_server_process()
     {
-        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "inproc-copy", "--count", "2000", "--warmup", "100", "--no-results");
+        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "inproc-copy", "--count", "2000", "--warmup", "0", "--no-results");
         Assert.True(exit == 0, stderr);
         Assert.Matches(@"inproc-copy", stdout);
         Assert.DoesNotContain("[server]", stderr);
@@ -119,7 +119,7 @@ public class CliTests
     public async Task Ping_runs_cross_core_where_there_are_two_cpus(params string[] args)
     {
         Assert.SkipWhen(IpcBench.Harness.Hosting.CpuAffinity.UsableCpus().Count < 2, "needs two CPUs this process may use, one for each side");
-        var (exit, stdout, stderr) = await RunAsync(["ping", .. args, "--count", "200", "--warmup", "20", "--no-results"]);
+        var (exit, stdout, stderr) = await RunAsync(["ping", .. args, "--count", "200", "--warmup", "0", "--no-results"]);
         Assert.True(exit == 0, stderr);
         Assert.Matches(@"placement cross-core \(client cpu (\d+), server cpu (?!\1)\d+\)", stdout);
     }
@@ -177,7 +177,7 @@ public class CliTests
         try
         {
             var (exit, _, stderr) = await RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
-                "ping", "--transport", "tcp", "--count", "200", "--warmup", "10", "--no-results");
+                "ping", "--transport", "tcp", "--count", "200", "--warmup", "0", "--no-results");
             Assert.True(exit == 0, stderr);
             Assert.False(Directory.Exists(results), "a run folder was written despite --no-results");
             Assert.DoesNotContain("results:", stderr);
@@ -198,7 +198,7 @@ public class CliTests
         try
         {
             var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--scenario", "connect", "--count", "50",
-                "--warmup", "5", "--json", json, "--no-results");
+                "--warmup", "0", "--json", json, "--no-results");
             Assert.True(exit == 0, stderr);
             Assert.Contains("connect + request + close cycles", stdout);
             var single = Assert.Single(IpcBench.Reporting.ResultsFile.Read(json).Cases);
@@ -281,14 +281,14 @@ public class CliTests
     [Fact]
     public async Task Ping_under_load_reports_every_client_and_an_open_loop_it_could_not_sustain()
     {
-        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--clients", "3", "--count", "600", "--warmup", "30", "--no-results");
+        var (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--clients", "3", "--count", "600", "--warmup", "0", "--no-results");
         Assert.True(exit == 0, stderr);
         Assert.Contains("clients=3", stdout);
         Assert.Matches(@"clients +3: the slowest \d+ requests/s, the fastest \d+", stdout);
         Assert.Matches(@"x 600 ", stdout);
 
         // Ten million requests a second is beyond any transport here: the run must say so, not print what it managed as if asked.
-        (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--rate", "10000k", "--duration", "300ms", "--warmup", "10", "--no-results");
+        (exit, stdout, stderr) = await RunAsync("ping", "--transport", "uds", "--rate", "10000k", "--duration", "300ms", "--warmup", "0", "--no-results");
         Assert.True(exit == 0, stderr);
         Assert.Contains("NOT SUSTAINED", stdout);
     }
@@ -438,7 +438,7 @@ public class CliTests
         int port = LoopbackPort.Free();
         using var server = CliProcess.Start("serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}");
         var ping = ServerCommand.Resolve().StartInfo("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}",
-            "--wait-for-server", "30s", "--placement", "cross-core", "--count", "200", "--warmup", "10", "--no-results");
+            "--wait-for-server", "30s", "--placement", "cross-core", "--count", "200", "--warmup", "0", "--no-results");
         var pinned = ping.Under("taskset", "-c", "0");
         pinned.RedirectStandardOutput = pinned.RedirectStandardError = true;
         using var client = Process.Start(pinned)!;
@@ -462,7 +462,7 @@ public class CliTests
     {
         int port = LoopbackPort.Free();
         var ping = RunAsync("ping", "--transport", "tcp", "--server", $"tcp://127.0.0.1:{port}", "--wait-for-server", "30s",
-            "--count", "200", "--warmup", "10", "--no-results");
+            "--count", "200", "--warmup", "0", "--no-results");
         await Task.Delay(1500, TestContext.Current.CancellationToken); // ping is retrying by now
         using (CliProcess.Start("serve", "--transport", "tcp", "--address", $"tcp://127.0.0.1:{port}"))
         {

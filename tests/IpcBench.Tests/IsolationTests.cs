@@ -27,7 +27,7 @@ public class IsolationTests
         try
         {
             var (exit, stdout, stderr) = await CliTests.RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
-                "ping", "--transport", transport, "--isolation", isolation, "--count", "300", "--warmup", "20");
+                "ping", "--transport", transport, "--isolation", isolation, "--count", "300", "--warmup", "0");
             Assert.True(exit == 0, stderr);
             Assert.Contains($"isolation={isolation}", stdout);
             if (transport == "tcp")
@@ -61,7 +61,7 @@ public class IsolationTests
         RequireNamespaces();
         await RunsHere.RequireAsync(transport);
         var (exit, stdout, stderr) = await CliTests.RunWithAsync(null, "ping", "--transport", transport, "--isolation", isolation,
-            "--count", "300", "--warmup", "20", "--no-results");
+            "--count", "300", "--warmup", "0", "--no-results");
         if (transport == "nats")
         {
             Assert.Equal(3, exit);
@@ -88,7 +88,7 @@ public class IsolationTests
         try
         {
             var (exit, stdout, stderr) = await CliTests.RunWithAsync(new Dictionary<string, string> { ["IPCBENCH_RESULTS"] = results },
-                "ping", "--transport", transport, "--isolation", "sandbox", "--count", "300", "--warmup", "20");
+                "ping", "--transport", transport, "--isolation", "sandbox", "--count", "300", "--warmup", "0");
             Assert.True(exit == 0, stderr);
             Assert.DoesNotContain("did not stop", stderr); // the sandboxed server stopped when asked, not killed
             var run = ResultsFile.Read(Assert.Single(Directory.GetDirectories(results)));
