@@ -25,12 +25,11 @@ public class ThriftTests
         {
             await ping.WaitForExitAsync(timeout.Token);
         }
-        finally
+        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
         {
-            if (!ping.HasExited)
-            {
-                ping.Kill(entireProcessTree: true);
-            }
+            ping.Kill(entireProcessTree: true);
+            await ping.WaitForExitAsync(TestContext.Current.CancellationToken);
+            Assert.Fail($"ping did not end within 2 minutes: {await errors}");
         }
         Assert.True(ping.ExitCode == 0, $"ping failed: {await errors}");
     }

@@ -54,10 +54,17 @@ public class AnatomyTests
     public void The_counters_read_every_thread_this_process_has()
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "reads each thread's schedstat in /proc, which is Linux's");
-        var before = TaskIds();
-        var counters = ProcessCounters.Read();
-        var after = TaskIds();
-        var read = counters.ThreadCpuNs.Select(thread => thread.Id).ToHashSet();
+        // Other tests start and end threads meanwhile, and a thread that ends while a directory is read can hide a live
+        // one from that reading: a few tries for a reading that is exact.
+        HashSet<int> before = [], after = [], read = [];
+        ProcessCounters counters = null!;
+        for (int attempt = 0; attempt < 5 && (attempt == 0 || !before.SetEquals(after) || !read.SetEquals(before)); attempt++)
+        {
+            before = TaskIds();
+            counters = ProcessCounters.Read();
+            after = TaskIds();
+            read = counters.ThreadCpuNs.Select(thread => thread.Id).ToHashSet();
+        }
         Assert.Subset(before.Union(after).ToHashSet(), read); // none made up
         Assert.Superset(before.Intersect(after).ToHashSet(), read); // none that lived throughout missed
         Assert.Contains(counters.ThreadCpuNs, thread => thread.CpuNs > 0);

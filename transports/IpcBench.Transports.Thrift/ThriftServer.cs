@@ -35,10 +35,10 @@ internal sealed class ThriftServer : IServer
         {
             return;
         }
-        _server.Stop(); // closes the listener first, so the accept loop makes no new pipe instance as it ends
-        await _stopping.CancelAsync().ConfigureAwait(false);
         try
         {
+            _server.Stop(); // closes the listener first, so the accept loop makes no new pipe instance as it ends
+            await _stopping.CancelAsync().ConfigureAwait(false);
             await Stopping.WaitAsync(_serving, $"thrift server {Address}: its accept loop did not stop").ConfigureAwait(false);
         }
         finally

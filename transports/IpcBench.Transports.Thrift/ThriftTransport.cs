@@ -102,7 +102,8 @@ public sealed class ThriftTransport : ITransport
 
     /// <summary>
     /// Thrift's pipe server makes its pipe when its accept loop first runs: a connection made and closed shows it is there
-    /// (the server reads the end of it and goes on).
+    /// (the server reads the end of it and goes on). On Unix the kept instance makes the name at once, and the probe waits
+    /// in its backlog until the accept loop takes it.
     /// </summary>
     private static async Task AwaitPipeAsync(ThriftServer server, string name, TimeSpan bound, CancellationToken ct)
     {

@@ -94,6 +94,10 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static unsafe (long WaitNs, (int Id, long CpuNs)[] CpuNs) Threads()
     {
+        if (!Environment.Is64BitProcess)
+        {
+            return (Unknown, []); // the dirent layout below is 64-bit Linux's
+        }
         var found = new (int Id, long CpuNs)[64];
         int count = 0;
         long wait = 0;
@@ -124,12 +128,12 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
             int length = Append(path, 0, "/proc/self/task/"u8);
             length = Append(path, length, new ReadOnlySpan<byte>(name, digits));
             Append(path, length, "/schedstat\0"u8);
-            int file = Open(path, 0);
+            int file = Open(path, OpenReadOnlyCloseOnExec);
             if (file < 0)
             {
                 continue;
             }
-            long read = ReadFile(file, line, 127);
+            nint read = ReadFile(file, line, 127);
             Close(file);
             if (read <= 0)
             {
@@ -144,13 +148,25 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
             }
             if (count == found.Length)
             {
-                Array.Resize(ref found, count * 2);
+                found = Copy(found, count, count * 2);
             }
             found[count++] = (id, runNs);
             wait += waitNs;
         }
         CloseDirectory(directory);
-        return (count > 0 ? wait : Unknown, found[..count]);
+        return (count > 0 ? wait : Unknown, Copy(found, count, count));
+    }
+
+    /// <summary>The first <paramref name="count"/> threads in an array of <paramref name="size"/>, copied in a loop (no call).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static (int Id, long CpuNs)[] Copy((int Id, long CpuNs)[] threads, int count, int size)
+    {
+        var copy = new (int Id, long CpuNs)[size];
+        for (int i = 0; i < count; i++)
+        {
+            copy[i] = threads[i];
+        }
+        return copy;
     }
 
     /// <summary>Copies <paramref name="text"/> to <paramref name="to"/> at <paramref name="at"/> byte by byte (no call) and returns where it ends.</summary>
@@ -182,6 +198,9 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
 
     private const int RUsageSelf = 0;
 
+    /// <summary>open(2)'s O_RDONLY | O_CLOEXEC (Linux, x86-64 and arm64): a process started meanwhile inherits no descriptor.</summary>
+    private const int OpenReadOnlyCloseOnExec = 0x80000;
+
     [LibraryImport("libc", EntryPoint = "getrusage")]
     private static partial int GetRUsage(int who, ref long usage);
 
@@ -198,7 +217,7 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
     private static unsafe partial int Open(byte* path, int flags);
 
     [LibraryImport("libc", EntryPoint = "read")]
-    private static unsafe partial long ReadFile(int file, byte* buffer, nint count);
+    private static unsafe partial nint ReadFile(int file, byte* buffer, nint count);
 
     [LibraryImport("libc", EntryPoint = "close")]
     private static partial int Close(int file);
