@@ -18,6 +18,8 @@ namespace IpcBench.Cli.Commands;
 /// </summary>
 internal static class IsolationsCommand
 {
+    public const string Name = "isolations";
+
     public static Command Create()
     {
         var transports = Parsing.Options.List("--transports", "the transports (default tcp,uds,mmf,grpc,zmq)",
@@ -34,7 +36,7 @@ internal static class IsolationsCommand
         var image = new Option<string>("--image") { Description = "the image of the pairs' server and client", HelpName = "NAME", DefaultValueFactory = _ => "ipcbench" };
         var vmRuntime = new Option<string>("--vm-runtime") { Description = "the VM runtime of the docker-vm-bridge pair's server", HelpName = "NAME", DefaultValueFactory = _ => "kata" };
         var dryRun = new Option<bool>("--dry-run") { Description = "print which pair each transport would cross, and why not where it cannot; run nothing" };
-        var command = new Command("isolations", """
+        var command = new Command(Name, """
             Measures what a boundary between client and server costs: each transport at each size, beside its client (bare),
             with its server in a network namespace, a container without an image and gVisor (ping's --isolation), and in the
             Docker container pairs it can cross (docker/compose.yaml: a bridge, a shared network namespace, a shared volume,
