@@ -60,23 +60,10 @@ public static class IpcbenchCommand
         }
         try
         {
-            // On SIGINT or SIGTERM System.CommandLine cancels the action, and ends the process with 128 + the signal if the
-            // action has not returned within this time: long enough for a server to stop and remove its files (2 s, the
-            // default, cut a gRPC server's stop short), short enough that nothing hangs. Not for serve, which stops on
-            // handlers of its own: System.CommandLine registers its handlers before it starts the action but knows the
-            // action's task only once the action first yields, and a signal in between ends the process at once with
-            // 143. serve first yields when it is serving, after READY, so a SIGTERM just after READY did that, its
-            // files left behind. isolations takes its container pairs down (compose down gives each container 10 s to
-            // stop): cut short at 10 s, it left a pair running in CI; docker/run.sh waits 60 s for it.
             return await parsed.InvokeAsync(new InvocationConfiguration
             {
                 EnableDefaultExceptionHandler = false,
-                ProcessTerminationTimeout = parsed.CommandResult.Command.Name switch
-                {
-                    ServeCommand.Name => null,
-                    IsolationsCommand.Name => TimeSpan.FromSeconds(50),
-                    _ => TimeSpan.FromSeconds(10),
-                },
+                ProcessTerminationTimeout = Verb.TeardownOf(parsed.CommandResult.Command),
             });
         }
         catch (Exception e)

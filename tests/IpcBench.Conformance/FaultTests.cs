@@ -128,8 +128,6 @@ public class FaultTests
     private static async Task<int> KillAClientMidRunAsync(TestServer server, string transport, int idle)
     {
         using var client = StartPing(server, transport, "--duration", "60s");
-        var stderr = client.StandardError.ReadToEndAsync();
-        _ = client.StandardOutput.ReadToEndAsync();
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(3);
         while (OpenFiles(server.Process.ProcessId) <= idle && DateTime.UtcNow < deadline) // a broker's client opens nothing on the server
         {
@@ -138,34 +136,21 @@ public class FaultTests
         await Task.Delay(300); // mid-run
         if (client.HasExited) // its stderr is awaited only then: it ends when the client does
         {
-            Assert.Fail($"the client process ended by itself: {await stderr}");
+            Assert.Fail($"the client process ended by itself: {await client.ErrorsAsync()}");
         }
-        client.Kill(); // SIGKILL: it closes nothing itself
-        await client.WaitForExitAsync();
+        await client.KillAsync();
 
         // The next client, a process too, so that its connection is closed once it has exited; a server that serves one
         // client at a time (Mono's WCF host) takes it once it has seen the killed one's connection end.
         using (var next = StartPing(server, transport, "--count", "50", "--wait-for-server", "20s"))
         {
-            var nextErrors = next.StandardError.ReadToEndAsync();
-            _ = next.StandardOutput.ReadToEndAsync();
-            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(40));
-            await next.WaitForExitAsync(timeout.Token);
-            Assert.True(next.ExitCode == 0, $"the next client failed: {await nextErrors}");
+            await next.SucceedsAsync(TimeSpan.FromSeconds(40), "the next client");
         }
         return await OpenFilesOnceFreedAsync(server.Process.ProcessId, idle);
     }
 
-    private static Process StartPing(TestServer server, string transport, params string[] run)
-    {
-        var info = ServerCommand.Resolve().StartInfo();
-        foreach (string arg in new[] { "ping", "--transport", transport, "--server", server.ClientAddress().AbsoluteUri, "--warmup", "0", "--no-results" }.Concat(run))
-        {
-            info.ArgumentList.Add(arg);
-        }
-        info.RedirectStandardOutput = info.RedirectStandardError = info.RedirectStandardInput = true;
-        return Process.Start(info)!;
-    }
+    private static PingProcess StartPing(TestServer server, string transport, params string[] run) =>
+        PingProcess.Start(["--transport", transport, "--server", server.ClientAddress().AbsoluteUri, "--warmup", "0", "--no-results", .. run]);
 
     /// <summary>The files open in the server and every process under it once that count has not moved for half a second (10 s at most).</summary>
     private static async Task<int> SettledOpenFilesAsync(int pid)

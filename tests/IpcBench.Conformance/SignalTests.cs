@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
-using IpcBench.Harness.Hosting;
 using IpcBench.Kit.Processes;
 
 namespace IpcBench.Conformance;
@@ -21,42 +20,23 @@ public partial class SignalTests
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "signals threads by their ids from /proc, which is Linux's");
         await using var server = await TestServer.StartAsync(transport, variant);
-        var info = ServerCommand.Resolve().StartInfo();
         // No warm-up: it would go on until the client's JIT is done, seconds of this test's time, and signals reach the
         // requests as well without it.
-        foreach (string arg in new[] { "ping", "--transport", transport, "--server", server.ClientAddress().AbsoluteUri, "--warmup", "0", "--duration", "500ms", "--no-results" })
-        {
-            info.ArgumentList.Add(arg);
-        }
-        info.RedirectStandardOutput = info.RedirectStandardError = true;
-        using var ping = Process.Start(info)!;
-        var output = ping.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
-        var errors = ping.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
+        using var ping = PingProcess.Start("--transport", transport, "--server", server.ClientAddress().AbsoluteUri, "--warmup", "0", "--duration", "500ms", "--no-results");
         int[] processes = [ping.Id, server.Process.ProcessId, .. ProcessTree.Descendants(server.Process.ProcessId)]; // with --server, ping starts none
         int signalled = 0;
-        try
+        var deadline = Stopwatch.StartNew();
+        while (!ping.HasExited && deadline.Elapsed < TimeSpan.FromSeconds(60))
         {
-            var deadline = Stopwatch.StartNew();
-            while (!ping.HasExited && deadline.Elapsed < TimeSpan.FromSeconds(60))
+            foreach (int pid in processes)
             {
-                foreach (int pid in processes)
-                {
-                    signalled += Threads(pid).Count(thread => Kill(thread, SigCont) == 0);
-                }
-                await Task.Delay(1, TestContext.Current.CancellationToken);
+                signalled += Threads(pid).Count(thread => Kill(thread, SigCont) == 0);
             }
+            await Task.Delay(1, TestContext.Current.CancellationToken);
         }
-        finally
-        {
-            if (!ping.HasExited)
-            {
-                ProcessTree.Kill(ping);
-            }
-            await ping.WaitForExitAsync(TestContext.Current.CancellationToken);
-        }
-        Assert.True(ping.ExitCode == 0, $"ping exited {ping.ExitCode} after {signalled} signals: {await errors}");
+        int exit = await ping.ExitCodeAsync(TimeSpan.FromSeconds(10));
+        Assert.True(exit == 0, $"ping exited {exit} after {signalled} signals: {await ping.ErrorsAsync()}");
         Assert.True(signalled > 100, $"only {signalled} signals reached the processes: the test proves nothing");
-        await output;
     }
 
     /// <summary>The thread ids of a process (none once it is gone: a zombie's task folder says ESRCH, a reaped one's is missing).</summary>

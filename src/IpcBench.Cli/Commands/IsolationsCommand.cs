@@ -36,7 +36,9 @@ internal static class IsolationsCommand
         var image = new Option<string>("--image") { Description = "the image of the pairs' server and client", HelpName = "NAME", DefaultValueFactory = _ => "ipcbench" };
         var vmRuntime = new Option<string>("--vm-runtime") { Description = "the VM runtime of the docker-vm-bridge pair's server", HelpName = "NAME", DefaultValueFactory = _ => "kata" };
         var dryRun = new Option<bool>("--dry-run") { Description = "print which pair each transport would cross, and why not where it cannot; run nothing" };
-        var command = new Command(Name, """
+        // The teardown takes the container pairs down: compose down gives each container 10 s to stop, and cut short at
+        // 10 s it left a pair running in CI. docker/run.sh waits 60 s for it.
+        var command = new Verb(Name, teardown: TimeSpan.FromSeconds(50), description: """
             Measures what a boundary between client and server costs: each transport at each size, beside its client (bare),
             with its server in a network namespace, a container without an image and gVisor (ping's --isolation), and in the
             Docker container pairs it can cross (docker/compose.yaml: a bridge, a shared network namespace, a shared volume,

@@ -28,7 +28,11 @@ internal static class ServeCommand
             Kit.Framing.LengthPrefix.DefaultMaxPayload);
         var waitForDependencies = Options.Duration("--wait-for-dependencies",
             "wait up to this long, e.g. 120s, for what the transport needs and does not find yet (amqp: a broker still booting in another container)");
-        var command = new Command(Name, """
+        // No teardown bound: serve stops on handlers of its own. System.CommandLine registers its handlers before it starts
+        // the action but knows the action's task only once the action first yields, and a signal in between ends the
+        // process at once with 143; serve first yields when it is serving, after READY, so a SIGTERM just after READY did
+        // that, its files left behind.
+        var command = new Verb(Name, teardown: null, description: """
             Serves echo requests (or replies of --reply-size) until SIGTERM or SIGINT, or until its parent process dies. Prints exactly one line on stdout,
             READY <uri>, once it accepts connections; diagnostics go to stderr.
             """) { transport, address, cpu, parentPid, replySize, waitForDependencies };
@@ -69,7 +73,7 @@ internal static class ServeCommand
         }
         OwnerOnlyFiles.ForThisProcess();
 
-        // These are serve's only handlers (System.CommandLine's are off for serve: IpcbenchCommand says why). They stay for
+        // These are serve's only handlers (System.CommandLine's are off for serve: Create says why). They stay for
         // the rest of the process, not just this method: a SIGTERM that arrives once the server is already stopping (a
         // second one, or the first while another cause ends it) must not meet the default action, which ends the process
         // with 143 before it has removed its files.

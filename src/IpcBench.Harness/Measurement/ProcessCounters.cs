@@ -111,6 +111,7 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
             return (Unknown, []);
         }
         byte* path = stackalloc byte[64];
+        int prefix = Append(path, 0, "/proc/self/task/"u8); // each thread's path is this, its id, then its file
         byte* line = stackalloc byte[128];
         for (byte* entry; (entry = (byte*)ReadDirectory(directory)) != null;)
         {
@@ -125,8 +126,7 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
             {
                 continue; // "." and ".."
             }
-            int length = Append(path, 0, "/proc/self/task/"u8);
-            length = Append(path, length, new ReadOnlySpan<byte>(name, digits));
+            int length = Append(path, prefix, new ReadOnlySpan<byte>(name, digits));
             Append(path, length, "/schedstat\0"u8);
             int file = Open(path, OpenReadOnlyCloseOnExec);
             if (file < 0)
