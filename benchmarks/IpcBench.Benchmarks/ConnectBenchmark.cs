@@ -37,7 +37,7 @@ public class ConnectBenchmark
     {
         (_transport, _server) = await SuiteServer.StartAsync(Transport, new(Size, Size));
         _address = _server.Address;
-        await SuiteSettings.WarmUpAsync(10, ConnectRequestClose);
+        await SuiteSettings.WarmUpAsync(10, ConnectRequestClose, () => ConnectLoop.ServerJitSettledAsync(_transport, _address, CancellationToken.None));
         _recorder.Reset();
         _cycles = 0;
         _serverBefore = await ConnectLoop.QueryServerAsync(_transport, _address, CancellationToken.None);

@@ -41,7 +41,9 @@ public class RoundTripBenchmark
         _exchange = new Exchange(_connection, Size.Request, replySize: Size.ReplySize);
         _tolerateLoss = transport.Capabilities.MayLoseMessages;
         var exchange = _exchange;
-        await SuiteSettings.WarmUpAsync(100, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None));
+        var connection = _connection;
+        await SuiteSettings.WarmUpAsync(100, async () => await exchange.SendAsync(_tolerateLoss, CancellationToken.None),
+            () => ServerStats.JitSettledAsync(connection, _tolerateLoss));
         _serverShare = await ServerStats.Meter.StartAsync(_connection, _tolerateLoss);
         _clientCost = CostMeter.Start();
     }

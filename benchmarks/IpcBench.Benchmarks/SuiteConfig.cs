@@ -53,10 +53,17 @@ public static class SuiteConfig
         return null;
     }
 
+    /// <summary>
+    /// The runtime setting of every process IpcBench measures (src/Measured.props, which BenchmarkDotNet's own project
+    /// for the benchmarks does not take): tier-1 work without the runtime's call-counting delay, so that a case's warm-up
+    /// reaches the steady state. A mutator: every job runs with it.
+    /// </summary>
+    private static readonly Job MeasuredProcess = Job.Default.WithEnvironmentVariable("DOTNET_TC_CallCountingDelayMs", "0").AsMutator();
+
     /// <summary>The suite's configuration, with <see cref="DefaultJob"/> unless the command line names a job.</summary>
     public static IConfig Create(string artifacts, IReadOnlyList<string> args)
     {
-        var config = Base(artifacts);
+        var config = Base(artifacts).AddJob(MeasuredProcess);
         if (SuiteToolchains.For(SuiteSettings.Runtime) is { } runtime)
         {
             config.AddJob(runtime); // a mutator: every job, the default or a named one, is built this way

@@ -29,10 +29,11 @@ public static class SuiteSettings
 
     /// <summary>
     /// A case's warm-up: <paramref name="steps"/> of <paramref name="step"/> (within <see cref="WarmupLimit"/>), then on
-    /// until the JIT is done (<see cref="Harness.Measurement.WarmUp"/>). Says in the case's log how long each part took.
+    /// until the JIT is done, the client's and the server's (<see cref="Harness.Measurement.WarmUp"/>). Says in the case's
+    /// log how long each part took.
     /// </summary>
-    public static async Task WarmUpAsync(int steps, Func<ValueTask> step) =>
-        Console.WriteLine($"// {await Harness.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step)}");
+    public static async Task WarmUpAsync(int steps, Func<ValueTask> step, Func<ValueTask<bool>> serverSettled) =>
+        Console.WriteLine($"// {await Harness.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step, serverSettled)}");
 
     private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : null;
 

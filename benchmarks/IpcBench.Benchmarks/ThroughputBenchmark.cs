@@ -62,7 +62,7 @@ public class ThroughputBenchmark
         _busyTicks = new long[Clients];
         // Round blocks until every lane has its replies, so not here: this continuation may run on a transport's own
         // reader thread (Tmds.DBus completes a call on the thread that read its reply), which the lanes then wait for.
-        await SuiteSettings.WarmUpAsync(10, async () => await Task.Run(Round));
+        await SuiteSettings.WarmUpAsync(10, async () => await Task.Run(Round), () => ServerStats.JitSettledAsync(_connections[0], options.TolerateLoss));
         foreach (var loop in _loops)
         {
             loop.Reset(); // what the warm-up recorded does not count

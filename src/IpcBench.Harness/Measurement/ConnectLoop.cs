@@ -16,8 +16,8 @@ public static class ConnectLoop
         byte[] request = new byte[options.Size];
         byte[] reply = new byte[options.Size];
         Payload.Fill(request);
-        await WarmUp.RunAsync(options.Warmup, TimeSpan.Zero, async () => await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false))
-            .ConfigureAwait(false);
+        await WarmUp.RunAsync(options.Warmup, TimeSpan.Zero, async () => await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false),
+            () => ServerJitSettledAsync(transport, address, ct)).ConfigureAwait(false);
 
         var serverBefore = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
         var recorder = new LatencyRecorder();
@@ -74,5 +74,12 @@ public static class ConnectLoop
     {
         await using var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
         return await ServerStats.QueryAsync(connection, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
+    }
+
+    /// <summary><see cref="ServerStats.JitSettledAsync"/> on a connection of its own, for a warm-up whose steps keep none.</summary>
+    public static async ValueTask<bool> ServerJitSettledAsync(ITransport transport, Uri address, CancellationToken ct)
+    {
+        await using var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
+        return await ServerStats.JitSettledAsync(connection, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
     }
 }

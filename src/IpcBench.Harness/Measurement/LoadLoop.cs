@@ -95,7 +95,8 @@ public static class LoadLoop
         }
         var loops = Enumerable.Range(0, options.Lanes).Select(i => new RequestLoop(connections[i / options.InFlight], options, i)).ToArray();
         using var lanes = new LaneThreads(loops);
-        await Task.Run(() => lanes.Run((loop, token) => WarmUpAsync(loop, options, token), Timeout.InfiniteTimeSpan, ct), CancellationToken.None)
+        // Lane 0 asks the server between its rounds, on its own connection, connections[0]: as another request of that lane.
+        await Task.Run(() => lanes.Run((loop, token) => WarmUpAsync(loop, options, loop.Index == 0 ? connections[0] : null, token), Timeout.InfiniteTimeSpan, ct), CancellationToken.None)
             .ConfigureAwait(false);
         foreach (var loop in loops)
         {
@@ -130,13 +131,14 @@ public static class LoadLoop
         };
     }
 
-    /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says.</summary>
-    private static Task WarmUpAsync(RequestLoop loop, LoopOptions options, CancellationToken ct)
+    /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says; until the server's JIT is done too where <paramref name="stats"/> is given.</summary>
+    private static Task WarmUpAsync(RequestLoop loop, LoopOptions options, IConnection? stats, CancellationToken ct)
     {
         int requests = options.WarmupDuration > TimeSpan.Zero ? int.MaxValue // as many as the time allows
             : options.Warmup == 0 ? 0 // none asked for: none
             : Math.Max(1, Share(options, loop.Index, options.Warmup)); // at least one, so that every lane waits until the JIT is done
-        return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => loop.RunAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct));
+        return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => loop.RunAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct),
+            stats is null ? null : () => ServerStats.JitSettledAsync(stats, options.TolerateLoss, ct));
     }
 
     /// <summary>Lane <paramref name="index"/>'s part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>

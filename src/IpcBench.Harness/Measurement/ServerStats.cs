@@ -10,8 +10,9 @@ namespace IpcBench.Harness.Measurement;
 /// runs (another container, another host). The client sends the 32-byte stats request (the marker
 /// then 16 zero bytes); the server answers with the marker, its process CPU time in microseconds
 /// (user + system, every thread; -1 when it cannot tell) and the number of ordinary requests it has served, then its
-/// counters (<see cref="ProcessCounters"/>), all int64 little-endian, 128 bytes in all; a server that cannot tell its
-/// CPU stops after the request count (32 bytes). Any other request is handled as usual. See docs/wire-format.md.
+/// counters (<see cref="ProcessCounters"/>) and whether its JIT is done (<see cref="TieringMonitor"/>), all int64
+/// little-endian, 128 bytes in all; a server that cannot tell its CPU stops after the request count (32 bytes). Any
+/// other request is handled as usual. See docs/wire-format.md.
 /// </summary>
 public sealed class ServerStats(RequestHandler inner)
 {
@@ -52,6 +53,10 @@ public sealed class ServerStats(RequestHandler inner)
     private long _requests;
     private readonly Lock _counting = new();
     private ProcessCounters? _previous; // at the last stats request: which threads ran since
+    private readonly TieringMonitor _tiering = TieringMonitor.Process; // listening from the server's start, before its first connection
+
+    /// <summary>The JIT field's values: 0 (a server that does not tell, its bytes left zero), settled, still at work.</summary>
+    private const long JitStateSettled = 1, JitStateAtWork = 2;
 
     /// <summary>The echo handler, or with <paramref name="replySize"/> replies of that size (<see cref="Handlers.FixedReply"/>), with the stats request answered on the side; <paramref name="delayUs"/>: <see cref="TestDelayVariable"/>.</summary>
     public static RequestHandler For(int? replySize, double delayUs = 0)
@@ -94,7 +99,8 @@ public sealed class ServerStats(RequestHandler inner)
             _previous = now;
         }
         long[] fields = [now.CpuUs, Interlocked.Read(ref _requests), now.UserUs, now.SystemUs, now.VoluntarySwitches, now.InvoluntarySwitches,
-            now.RunnableWaitUs, now.AllocatedBytes, threadsRan ?? ProcessCounters.Unknown];
+            now.RunnableWaitUs, now.AllocatedBytes, threadsRan ?? ProcessCounters.Unknown,
+            _tiering.Settled(WarmUp.JitQuiet) ? JitStateSettled : JitStateAtWork];
         for (int i = 0; i < fields.Length; i++)
         {
             BinaryPrimitives.WriteInt64LittleEndian(reply[(16 + 8 * i)..], fields[i]);
@@ -105,7 +111,8 @@ public sealed class ServerStats(RequestHandler inner)
 
     /// <summary>A server's cumulative CPU time and request count at one moment, and its counters when it sent them.</summary>
     /// <param name="ThreadsRan">Its threads that ran since the stats request before this one (null: not told).</param>
-    public readonly record struct Snapshot(long CpuUs, long Requests, ProcessCounters? Counters = null, int? ThreadsRan = null)
+    /// <param name="JitSettled">Whether its JIT was done with what it ran, as a client's warm-up asks of its own (null: not told).</param>
+    public readonly record struct Snapshot(long CpuUs, long Requests, ProcessCounters? Counters = null, int? ThreadsRan = null, bool? JitSettled = null)
     {
         /// <summary>The server's share per request between <paramref name="earlier"/> and this snapshot; null when the server could not tell.</summary>
         public ServerShare? ShareSince(Snapshot earlier) => ShareSince(earlier, Requests - earlier.Requests);
@@ -175,6 +182,19 @@ public sealed class ServerStats(RequestHandler inner)
             return snapshot; // a server that tells its CPU time alone (an older WCF host), or cannot tell even that (gVisor)
         }
         var counters = new ProcessCounters(Field(2), Field(3), Field(4), Field(5), Field(6), Field(7), []);
-        return snapshot with { Counters = counters, ThreadsRan = Field(8) is >= 0 and <= int.MaxValue and var ran ? (int)ran : null };
+        return snapshot with
+        {
+            Counters = counters,
+            ThreadsRan = Field(8) is >= 0 and <= int.MaxValue and var ran ? (int)ran : null,
+            JitSettled = Field(9) switch { JitStateSettled => true, JitStateAtWork => false, _ => null },
+        };
     }
+
+    /// <summary>
+    /// False while the server behind <paramref name="connection"/> says its JIT is still at work; true once it is done,
+    /// and for a server that does not say (an older one, the Mono WCF host, one under gVisor) or a lost reply: a warm-up
+    /// asks between its rounds (<see cref="WarmUp"/>).
+    /// </summary>
+    public static async ValueTask<bool> JitSettledAsync(IConnection connection, bool lossTolerated, CancellationToken ct = default) =>
+        await QueryAsync(connection, lossTolerated, ct).ConfigureAwait(false) is not { JitSettled: false };
 }

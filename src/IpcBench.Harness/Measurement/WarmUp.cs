@@ -11,11 +11,13 @@ namespace IpcBench.Harness.Measurement;
 /// background during the first second or so; on a pinned CPU each recompilation preempts the loop, and it used to land
 /// in the measured requests as p99.9 two to three times the C yardstick's and milliseconds of max (and, in an open
 /// loop, in the p99 of every request queued behind it). A long-running service is past that; so is the measurement.
+/// The server's JIT too, where the caller can ask it (<see cref="ServerStats.JitSettledAsync"/>): a grpc server still at
+/// it when 5,000 requests began spent twice its settled CPU a request on them (docs/warm-up.md).
 /// No warm-up at all still means none.
 /// </summary>
 public static class WarmUp
 {
-    /// <summary>How long a warm-up took: the part asked for, then the wait until the JIT was done.</summary>
+    /// <summary>How long a warm-up took: the part asked for, then the wait until the JIT was done (the client's and the server's).</summary>
     public readonly record struct Spent(TimeSpan Asked, TimeSpan JitWait)
     {
         public override string ToString() =>
@@ -35,7 +37,8 @@ public static class WarmUp
     /// <param name="requests">How many requests to warm up with.</param>
     /// <param name="duration">The longest that may take; zero for no bound.</param>
     /// <param name="run">Sends requests until the deadline (Stopwatch ticks) passes or the count is sent, whichever is first.</param>
-    public static async Task<Spent> RunAsync(int requests, TimeSpan duration, Func<long, int, Task> run)
+    /// <param name="serverSettled">Asks the server whether its JIT is done, between rounds (null: not asked).</param>
+    public static async Task<Spent> RunAsync(int requests, TimeSpan duration, Func<long, int, Task> run, Func<ValueTask<bool>>? serverSettled = null)
     {
         if (requests == 0)
         {
@@ -48,7 +51,7 @@ public static class WarmUp
         // Settled twice on end, a round apart: the runtime's events arrive some milliseconds late (TieringMonitor).
         for (int settled = 0; Stopwatch.GetElapsedTime(begin) < JitSettleLimit;)
         {
-            settled = tiering.Settled(JitQuiet) ? settled + 1 : 0;
+            settled = tiering.Settled(JitQuiet) && (serverSettled is null || await serverSettled().ConfigureAwait(false)) ? settled + 1 : 0;
             if (settled == 2)
             {
                 break;
@@ -58,13 +61,13 @@ public static class WarmUp
         return new Spent(Stopwatch.GetElapsedTime(begin, asked), Stopwatch.GetElapsedTime(asked));
     }
 
-    /// <summary><see cref="RunAsync(int, TimeSpan, Func{long, int, Task})"/> for a warm-up made of whole steps (a request, a connect cycle, a round of every client).</summary>
-    public static Task<Spent> RunAsync(int steps, TimeSpan duration, Func<ValueTask> step) =>
+    /// <summary><see cref="RunAsync(int, TimeSpan, Func{long, int, Task}, Func{ValueTask{bool}})"/> for a warm-up made of whole steps (a request, a connect cycle, a round of every client).</summary>
+    public static Task<Spent> RunAsync(int steps, TimeSpan duration, Func<ValueTask> step, Func<ValueTask<bool>>? serverSettled = null) =>
         RunAsync(steps, duration, async (deadline, count) =>
         {
             for (int i = 0; i < count && Stopwatch.GetTimestamp() < deadline; i++)
             {
                 await step().ConfigureAwait(false);
             }
-        });
+        }, serverSettled);
 }
