@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using IpcBench.Harness.Hosting;
 using IpcBench.Harness.Measurement;
 using IpcBench.Kit.Processes;
 

@@ -112,6 +112,31 @@ public class AnatomyTests
     }
 
     [Fact]
+    public async Task The_stats_reply_says_whether_the_server_JIT_is_done_and_a_reply_that_leaves_it_zero_is_not_waited_for()
+    {
+        await using (var server = new Direct(ServerStats.For(null)))
+        {
+            var told = (await ServerStats.QueryAsync(server, false, TestContext.Current.CancellationToken))!.Value;
+            Assert.NotNull(told.JitSettled); // this process's monitor judges it, settled or not
+        }
+        // A full reply with the field at 88 as given: 0 (a WCF host's, an older server's), 1 done, 2 still at work.
+        Direct Server(long jit) => new(new RequestHandler((_, reply) =>
+        {
+            reply[..ServerStats.ReplySize].Clear();
+            "\0ipcbench-stats\0"u8.CopyTo(reply);
+            BitConverter.TryWriteBytes(reply[16..], 1000L);
+            BitConverter.TryWriteBytes(reply[88..], jit);
+            return ServerStats.ReplySize;
+        }, ServerStats.ReplySize));
+        foreach (var (jit, settled, waitedFor) in new[] { (0L, (bool?)null, false), (1L, true, false), (2L, false, true), (7L, null, false) })
+        {
+            await using var server = Server(jit);
+            Assert.Equal(settled, (await ServerStats.QueryAsync(server, false, TestContext.Current.CancellationToken))!.Value.JitSettled);
+            Assert.Equal(!waitedFor, await ServerStats.JitSettledAsync(server, false, TestContext.Current.CancellationToken));
+        }
+    }
+
+    [Fact]
     public async Task A_server_that_tells_its_CPU_alone_still_gives_its_CPU()
     {
         // The short reply: the marker, CPU time and requests, 32 bytes (an older WCF host's).

@@ -33,7 +33,8 @@ internal static class VmCommand
         var owner = Parsing.Options.Int("--owner", "the pid of the docker/vm.sh this run is for: it names the tap (ipcbvmPID) and the half-built guest", 0, 1);
         var state = new Option<string>("--state") { Description = "that vm.sh's private state folder: the console, qemu's pid", HelpName = "DIR", Required = true };
         var cache = new Option<string>("--cache") { Description = "where guests are kept, one per recipe", HelpName = "DIR", DefaultValueFactory = _ => "/var/lib/ipcbench-vm" };
-        // The teardown stops qemu (SIGTERM, 10 s, then SIGKILL) and removes the tap; docker/vm.sh waits 30 s for it.
+        // The teardown stops qemu (SIGTERM, 10 s, then SIGKILL) and removes the tap (an ip command, quick unless the
+        // machine hangs); docker/vm.sh waits 30 s for it, and removes a tap the verb left.
         var command = new Verb("vm", "The server in a qemu guest of its own, measured from the host over a tap (docker/vm.sh runs it).",
             teardown: TimeSpan.FromSeconds(25))
         {

@@ -95,7 +95,8 @@ public static class LoadLoop
         }
         var loops = Enumerable.Range(0, options.Lanes).Select(i => new RequestLoop(connections[i / options.InFlight], options, i)).ToArray();
         using var lanes = new LaneThreads(loops);
-        // Lane 0 asks the server between its rounds, on its own connection, connections[0]: as another request of that lane.
+        // Lane 0 asks the server between its rounds, on connection 0 (shared with its in-flight lanes), as another request
+        // of that lane; the other lanes end their warm-up with the client's JIT done.
         await Task.Run(() => lanes.Run((loop, token) => WarmUpAsync(loop, options, loop.Index == 0 ? connections[0] : null, token), Timeout.InfiniteTimeSpan, ct), CancellationToken.None)
             .ConfigureAwait(false);
         foreach (var loop in loops)

@@ -24,8 +24,8 @@ public static class WarmUp
             FormattableString.Invariant($"warm-up {Asked.TotalMilliseconds:0} ms as asked, then {JitWait.TotalMilliseconds:0} ms until the JIT was done");
     }
 
-    /// <summary>How long this process's JIT must have been done before warm-up ends: over the runtime's 100 ms
-    /// call-counting delay.</summary>
+    /// <summary>How long a process's JIT must have been done before warm-up ends: over the runtime's default 100 ms
+    /// call-counting delay (the measured processes run without it, src/Measured.props; a margin all the same).</summary>
     public static readonly TimeSpan JitQuiet = TimeSpan.FromMilliseconds(250);
 
     /// <summary>The longest warm-up may go on waiting for the JIT to settle.</summary>
@@ -51,7 +51,9 @@ public static class WarmUp
         // Settled twice on end, a round apart: the runtime's events arrive some milliseconds late (TieringMonitor).
         for (int settled = 0; Stopwatch.GetElapsedTime(begin) < JitSettleLimit;)
         {
-            settled = tiering.Settled(JitQuiet) && (serverSettled is null || await serverSettled().ConfigureAwait(false)) ? settled + 1 : 0;
+            // The server is asked every round, whatever this process's state: its monitor reads its compiled count when asked.
+            bool serverDone = serverSettled is null || await serverSettled().ConfigureAwait(false);
+            settled = tiering.Settled(JitQuiet) && serverDone ? settled + 1 : 0;
             if (settled == 2)
             {
                 break;
