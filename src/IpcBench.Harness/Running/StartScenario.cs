@@ -71,7 +71,7 @@ public static class StartScenario
         CancellationToken ct)
     {
         var info = client.StartInfo(Verb, "--transport", transport.Name);
-        // A cold start is the runtime's defaults, not the call-counting delay of 0 that ipcbench's runtimeconfig.json gives
+        // A cold start is the runtime's defaults, not the call-counting delay of 10 ms that ipcbench's runtimeconfig.json gives
         // the processes it measures warm (src/Measured.props). The variable wins over that file, and is read as
         // hexadecimal: 64 is the runtime's 100 ms. One the user set stays.
         info.Environment.TryAdd("DOTNET_TC_CallCountingDelayMs", "64");
