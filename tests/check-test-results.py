@@ -5,7 +5,7 @@ Usage: tests/check-test-results.py [--expected-skips FILE] TRX_DIR LISTING...
 
 Each LISTING is what `dotnet test PROJECT --no-build --list-tests` printed for one test project: every case its
 assembly holds, theory rows included. Prints, per assembly, the cases listed and what became of them, then the
-skipped cases counted by reason, the slowest cases (where CI's minutes go), and last a line "tests: N passed, N failed,
+skipped cases counted by reason, the slowest cases and classes (where CI's minutes go), and last a line "tests: N passed, N failed,
 N skipped". Exits 1 when
   - an assembly reported fewer (or more) cases than it lists: a case that never ran is reported nowhere else;
   - a case failed, timed out or was aborted;
@@ -114,6 +114,13 @@ def main():
     print(f"slowest {SLOWEST} (each assembly runs its classes side by side, so these overlap):")
     for took, assembly, name in sorted(durations, reverse=True)[:SLOWEST]:
         print(f"  {took:7.1f} s  {assembly}: {name[:200]}")
+    # A class runs its cases one after another, beside the other classes: the longest class bounds its assembly's time.
+    by_class = collections.Counter()
+    for took, assembly, name in durations:
+        by_class[f"{assembly}: {name.split('(', 1)[0].rsplit('.', 1)[0]}"] += took
+    print(f"slowest {SLOWEST} classes (their cases' time added up: a class runs its cases one at a time):")
+    for name, took in by_class.most_common(SLOWEST):
+        print(f"  {took:7.1f} s  {name}")
     if entries is not None:
         used = set()
         for name, message in skipped:
