@@ -33,7 +33,7 @@ public static class SuiteSettings
     /// log how long each part took.
     /// </summary>
     public static async Task WarmUpAsync(int steps, Func<ValueTask> step, Func<ValueTask<bool>> serverSettled) =>
-        Console.WriteLine($"// {await Harness.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step, serverSettled)}");
+        Console.WriteLine($"// {await Harness.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step, serverSettled) as object ?? "no warm-up"}");
 
     private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : null;
 

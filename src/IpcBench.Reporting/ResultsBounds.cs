@@ -117,6 +117,8 @@ internal static class ResultsBounds
         }
         field.Numbers(c + "samples_us", r.SamplesUs, MaxMicroseconds);
         field.Base64(c + "latency_histogram", r.LatencyHistogram, MaxHistogram);
+        field.Number(c + "warm_up.asked_ms", r.WarmUp?.AskedMs, MaxMicroseconds);
+        field.Number(c + "warm_up.jit_wait_ms", r.WarmUp?.JitWaitMs, MaxMicroseconds);
     }
 
     private static void CheckAnatomy(Field field, string a, SideAnatomy? side)

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using IpcBench.Harness.Hosting;
+using IpcBench.Harness.Measurement;
 using IpcBench.Conformance;
 using IpcBench.Kit.Processes;
 
@@ -151,6 +152,11 @@ public class CliTests
             Assert.Equal(("tcp", "io=sync", 1024, 500L), (single.Transport, single.Options, single.Size, single.Count));
             Assert.Equal(500, single.SamplesUs.Count);
             Assert.Equal("same-core", single.Placement);
+            // The warm-up's time, in the record and on the screen: done, or measured with the JIT at work and said so.
+            var warmUp = Assert.IsType<WarmUpFigures>(single.WarmUp);
+            Assert.True(warmUp.AskedMs > 0, $"asked {warmUp.AskedMs} ms");
+            Assert.True(warmUp.JitSettled || warmUp.AskedMs + warmUp.JitWaitMs >= WarmUp.JitSettleLimit.TotalMilliseconds, $"{warmUp}");
+            Assert.Contains(warmUp.JitSettled ? "until the JIT was done" : "NOT DONE at the bound", stdout);
             // The machine's wake-ups, measured with the run.
             var wakeUp = Assert.IsType<IpcBench.Reporting.WakeUpFigures>(run.Environment.WakeUp);
             Assert.Equal(OperatingSystem.IsLinux(), wakeUp.OneCpuUs > 0);
@@ -206,6 +212,8 @@ public class CliTests
             Assert.Equal("io=sync&scenario=connect", single.Options);
             Assert.Equal(50, single.Count);
             Assert.True(single.LatencyUs.P50 > 0);
+            Assert.Null(single.WarmUp); // none asked for: none recorded, none printed
+            Assert.DoesNotContain("warm-up", stdout);
         }
         finally
         {

@@ -34,6 +34,18 @@ public class LoadLoopTests
         Assert.All(result.ClientRequestsPerSecond, rate => Assert.True(rate > 0));
         Assert.Null(result.OfferedRate);
         Assert.Null(result.Sustained);
+        Assert.Null(result.WarmUpSpent); // none asked for
+    }
+
+    [Fact]
+    public async Task A_warm_up_says_how_long_it_took_and_whether_the_JIT_was_done_or_the_wait_ran_to_its_bound()
+    {
+        var result = await LoadLoop.RunAsync(Echoes(2, TimeSpan.FromMilliseconds(1)), new LoopOptions(Size: 8, Count: 10, Warmup: 20) { Clients = 2 },
+            ct: TestContext.Current.CancellationToken);
+        var spent = Assert.IsType<WarmUp.Spent>(result.WarmUpSpent);
+        Assert.True(spent.Asked >= TimeSpan.FromMilliseconds(10), $"lane 0's 10 requests of 1 ms took {spent}"); // each lane sends its share
+        Assert.True(spent.JitSettled || spent.Asked + spent.JitWait >= WarmUp.JitSettleLimit, $"{spent}");
+        Assert.True(spent.Asked + spent.JitWait < WarmUp.JitSettleLimit + TimeSpan.FromSeconds(2), $"{spent}");
     }
 
     [Fact]

@@ -16,7 +16,7 @@ public static class ConnectLoop
         byte[] request = new byte[options.Size];
         byte[] reply = new byte[options.Size];
         Payload.Fill(request);
-        await WarmUp.RunAsync(options.Warmup, TimeSpan.Zero, async () => await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false),
+        var warmUp = await WarmUp.RunAsync(options.Warmup, TimeSpan.Zero, async () => await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false),
             () => ServerJitSettledAsync(transport, address, ct)).ConfigureAwait(false);
 
         var serverBefore = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
@@ -37,7 +37,7 @@ public static class ConnectLoop
         }
         var cost = meter.Stop(options.Count);
         var serverAfter = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
-        return recorder.Result(0, cost, ServerSharePerCycle(serverBefore, serverAfter, options.Count));
+        return recorder.Result(0, cost, ServerSharePerCycle(serverBefore, serverAfter, options.Count)) with { WarmUpSpent = warmUp };
     }
 
     /// <summary>

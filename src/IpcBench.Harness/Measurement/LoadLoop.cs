@@ -62,6 +62,9 @@ public sealed record LoopResult(LatencySummary Latency, long Errors, Cost Cost, 
     /// <summary>The rate an open loop was asked for, in requests per second; null for a closed loop.</summary>
     public double? OfferedRate { get; init; }
 
+    /// <summary>How long the warm-up took and whether the JIT was done at its end (null: none was asked for); a load's lane 0's, which waits for the server too.</summary>
+    public WarmUp.Spent? WarmUpSpent { get; init; }
+
     /// <summary>
     /// Whether an open loop kept to its schedule: achieved at least <see cref="LoadLoop.SustainedShare"/> of the offered
     /// rate. When it did not, client or server could not keep up, and its latencies are those of a queue that grew.
@@ -96,9 +99,16 @@ public static class LoadLoop
         var loops = Enumerable.Range(0, options.Lanes).Select(i => new RequestLoop(connections[i / options.InFlight], options, i)).ToArray();
         using var lanes = new LaneThreads(loops);
         // Lane 0 asks the server between its rounds, on connection 0 (shared with its in-flight lanes), as another request
-        // of that lane; the other lanes end their warm-up with the client's JIT done.
-        await Task.Run(() => lanes.Run((loop, token) => WarmUpAsync(loop, options, loop.Index == 0 ? connections[0] : null, token), Timeout.InfiniteTimeSpan, ct), CancellationToken.None)
-            .ConfigureAwait(false);
+        // of that lane; the other lanes end their warm-up with the client's JIT done. Lane 0's time is the warm-up's.
+        WarmUp.Spent? warmUp = null;
+        await Task.Run(() => lanes.Run(async (loop, token) =>
+        {
+            var spent = await WarmUpAsync(loop, options, loop.Index == 0 ? connections[0] : null, token).ConfigureAwait(false);
+            if (loop.Index == 0)
+            {
+                warmUp = spent;
+            }
+        }, Timeout.InfiniteTimeSpan, ct), CancellationToken.None).ConfigureAwait(false);
         foreach (var loop in loops)
         {
             loop.Reset();
@@ -129,11 +139,12 @@ public static class LoadLoop
                 .ToArray(),
             OfferedRate = options.Rate > 0 ? options.Rate : null,
             Span = (start, end),
+            WarmUpSpent = warmUp,
         };
     }
 
     /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says; until the server's JIT is done too where <paramref name="stats"/> is given.</summary>
-    private static Task WarmUpAsync(RequestLoop loop, LoopOptions options, IConnection? stats, CancellationToken ct)
+    private static Task<WarmUp.Spent?> WarmUpAsync(RequestLoop loop, LoopOptions options, IConnection? stats, CancellationToken ct)
     {
         int requests = options.WarmupDuration > TimeSpan.Zero ? int.MaxValue // as many as the time allows
             : options.Warmup == 0 ? 0 // none asked for: none

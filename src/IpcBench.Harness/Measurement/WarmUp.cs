@@ -17,15 +17,18 @@ namespace IpcBench.Harness.Measurement;
 /// </summary>
 public static class WarmUp
 {
-    /// <summary>How long a warm-up took: the part asked for, then the wait until the JIT was done (the client's and the server's).</summary>
-    public readonly record struct Spent(TimeSpan Asked, TimeSpan JitWait)
+    /// <summary>
+    /// How long a warm-up took: the part asked for, then the wait for the JIT (the client's and, where asked, the
+    /// server's), and whether it was done then or the wait ran to <see cref="JitSettleLimit"/>.
+    /// </summary>
+    public readonly record struct Spent(TimeSpan Asked, TimeSpan JitWait, bool JitSettled)
     {
-        public override string ToString() =>
-            FormattableString.Invariant($"warm-up {Asked.TotalMilliseconds:0} ms as asked, then {JitWait.TotalMilliseconds:0} ms until the JIT was done");
+        public override string ToString() => FormattableString.Invariant($"warm-up {Asked.TotalMilliseconds:0} ms as asked, then {JitWait.TotalMilliseconds:0} ms ")
+            + (JitSettled ? "until the JIT was done" : $"waiting for the JIT, which was not done by the {JitSettleLimit.TotalSeconds:0} s bound");
     }
 
     /// <summary>How long a process's JIT must have been done before warm-up ends: over the runtime's default 100 ms
-    /// call-counting delay (the measured processes run without it, src/Measured.props; a margin all the same).</summary>
+    /// call-counting delay (the measured processes run with 10 ms, src/Measured.props; a margin all the same).</summary>
     public static readonly TimeSpan JitQuiet = TimeSpan.FromMilliseconds(250);
 
     /// <summary>The longest warm-up may go on waiting for the JIT to settle.</summary>
@@ -38,18 +41,20 @@ public static class WarmUp
     /// <param name="duration">The longest that may take; zero for no bound.</param>
     /// <param name="run">Sends requests until the deadline (Stopwatch ticks) passes or the count is sent, whichever is first.</param>
     /// <param name="serverSettled">Asks the server whether its JIT is done, between rounds (null: not asked).</param>
-    public static async Task<Spent> RunAsync(int requests, TimeSpan duration, Func<long, int, Task> run, Func<ValueTask<bool>>? serverSettled = null)
+    /// <returns>How long it took; null when no warm-up was asked for.</returns>
+    public static async Task<Spent?> RunAsync(int requests, TimeSpan duration, Func<long, int, Task> run, Func<ValueTask<bool>>? serverSettled = null)
     {
         if (requests == 0)
         {
-            return default;
+            return null;
         }
         var tiering = TieringMonitor.Process;
         long begin = Stopwatch.GetTimestamp();
         await run(duration > TimeSpan.Zero ? begin + StopwatchTicks.From(duration) : long.MaxValue, requests).ConfigureAwait(false);
         long asked = Stopwatch.GetTimestamp();
         // Settled twice on end, a round apart: the runtime's events arrive some milliseconds late (TieringMonitor).
-        for (int settled = 0; Stopwatch.GetElapsedTime(begin) < JitSettleLimit;)
+        int settled = 0;
+        while (Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
         {
             // The server is asked every round, whatever this process's state: its monitor reads its compiled count when asked.
             bool serverDone = serverSettled is null || await serverSettled().ConfigureAwait(false);
@@ -60,11 +65,11 @@ public static class WarmUp
             }
             await run(StopwatchTicks.FromNow(JitRound), int.MaxValue).ConfigureAwait(false);
         }
-        return new Spent(Stopwatch.GetElapsedTime(begin, asked), Stopwatch.GetElapsedTime(asked));
+        return new Spent(Stopwatch.GetElapsedTime(begin, asked), Stopwatch.GetElapsedTime(asked), settled == 2);
     }
 
     /// <summary><see cref="RunAsync(int, TimeSpan, Func{long, int, Task}, Func{ValueTask{bool}})"/> for a warm-up made of whole steps (a request, a connect cycle, a round of every client).</summary>
-    public static Task<Spent> RunAsync(int steps, TimeSpan duration, Func<ValueTask> step, Func<ValueTask<bool>>? serverSettled = null) =>
+    public static Task<Spent?> RunAsync(int steps, TimeSpan duration, Func<ValueTask> step, Func<ValueTask<bool>>? serverSettled = null) =>
         RunAsync(steps, duration, async (deadline, count) =>
         {
             for (int i = 0; i < count && Stopwatch.GetTimestamp() < deadline; i++)

@@ -70,6 +70,10 @@ public sealed record CaseResult
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public Anatomy? Anatomy { get; init; }
 
+    /// <summary>How long the case's warm-up took and whether the JIT was done at its end (null: none was asked for, or a run from before 2026-11-29).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public WarmUpFigures? WarmUp { get; init; }
+
     /// <summary>The latency curve: percentiles 0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99 and 100.</summary>
     public required IReadOnlyList<PercentilePoint> PercentilesUs { get; init; }
 
@@ -94,6 +98,11 @@ public sealed record CaseResult
     [JsonIgnore]
     public IReadOnlyList<double> Launches => LaunchP50sUs ?? [LatencyUs.P50];
 }
+
+/// <param name="AskedMs">The warm-up asked for (its requests or its time), in milliseconds.</param>
+/// <param name="JitWaitMs">Then the wait for the JIT, the client's and the server's, in milliseconds.</param>
+/// <param name="JitSettled">Whether the JIT was done at its end; false: the wait ran to its bound, and the case was measured with the JIT still at work.</param>
+public sealed record WarmUpFigures(double AskedMs, double JitWaitMs, bool JitSettled);
 
 /// <summary>Per-request round-trip latency in microseconds; percentiles are nearest-rank over requests.</summary>
 public sealed record LatencyFigures(double Min, double P50, double P90, double P99, double P999, double Max, double Mean);

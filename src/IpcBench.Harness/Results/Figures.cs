@@ -34,7 +34,10 @@ public static class Figures
         PercentilesUs = [.. r.Curve.Select(p => new PercentilePoint(p.P, Us(p.Us)))],
         SamplesUs = [.. r.SamplesUs.Select(Us)],
         LatencyHistogram = r.Recorder?.EncodedNanoseconds(),
+        WarmUp = r.WarmUpSpent is { } w ? new(Milliseconds(w.Asked), Milliseconds(w.JitWait), w.JitSettled) : null,
     };
+
+    private static double Milliseconds(TimeSpan time) => Math.Round(time.TotalMilliseconds, 1);
 
     public static double PerSecond(double rate) => Math.Round(rate, 1);
 

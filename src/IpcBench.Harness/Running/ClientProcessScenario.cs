@@ -36,8 +36,9 @@ public static class ClientProcessScenario
 
     /// <summary>What a worker reports, as PREFIX.json.</summary>
     /// <param name="Start">The measured stretch's start, in Stopwatch ticks: the same clock in every process of the machine.</param>
+    /// <param name="WarmUp">Its warm-up (null: none).</param>
     public sealed record WorkerResult(long Start, long End, long Errors, double CpuUs, double AllocatedBytes, double[] ClientRequestsPerSecond,
-        LatencyRecorder.Exported Latency);
+        LatencyRecorder.Exported Latency, WarmUp.Spent? WarmUp);
 
     /// <summary>Runs the workers of <paramref name="spec"/> (its server set) and merges what they measured.</summary>
     /// <param name="stats">A connection of this process's own, to ask the server its CPU time before and after.</param>
@@ -169,7 +170,7 @@ public static class ClientProcessScenario
     {
         long n = Math.Max(result.Latency.Count, 1);
         var report = new WorkerResult(result.Span.Start, result.Span.End, result.Errors, result.Cost.CpuUsPerOp * n,
-            result.Cost.AllocatedBytesPerOp * n, [.. result.ClientRequestsPerSecond], result.Recorder!.Export());
+            result.Cost.AllocatedBytesPerOp * n, [.. result.ClientRequestsPerSecond], result.Recorder!.Export(), result.WarmUpSpent);
         File.WriteAllText(prefix + ".json", JsonSerializer.Serialize(report, WorkerJson.Default.WorkerResult));
     }
 
@@ -188,8 +189,15 @@ public static class ClientProcessScenario
             ClientRequestsPerSecond = [.. parts.SelectMany(p => p.ClientRequestsPerSecond)],
             OfferedRate = spec.Key.Rate > 0 ? spec.Key.Rate : null,
             Span = (start, end),
+            WarmUpSpent = Slowest(parts.Select(p => p.WarmUp)),
         };
     }
+
+    /// <summary>The workers' warm-up as one: they are released together, once the slowest is done; its JIT done when every one's was.</summary>
+    private static WarmUp.Spent? Slowest(IEnumerable<WarmUp.Spent?> warmUps) =>
+        warmUps.OfType<WarmUp.Spent>().ToList() is { Count: > 0 } all
+            ? all.MaxBy(w => w.Asked + w.JitWait) with { JitSettled = all.All(w => w.JitSettled) }
+            : null;
 
     /// <summary>A worker's wait for "go": completes on that line; cancels <paramref name="run"/> when stdin closes first, or later.</summary>
     private static Task WaitForGo(CancellationTokenSource run)

@@ -18,10 +18,15 @@ public static class PingOutput
               latency us  p50 {l.P50:0.0}  p90 {l.P90:0.0}  p99 {l.P99:0.0}  p99.9 {l.P999:0.0}  max {l.Max:0.0}  mean {l.Mean:0.0}
               throughput  {c.RequestsPerSecond:0} requests/s, {c.MegabytesPerSecond ?? 0:0.###} MB/s, {c.Errors} errors{Load(c)}
               client      {c.ClientCpuUsPerOp:0.0} us CPU and {c.AllocatedBytesPerOp ?? 0:0.#} B allocated per request{Parts(c.Anatomy?.Client)}
-              server      {(c.ServerCpuUsPerOp is double s ? $"{s:0.0} us CPU per request" : "CPU not reported (not an ipcbench server?)")}{Parts(c.Anatomy?.Server)}
+              server      {(c.ServerCpuUsPerOp is double s ? $"{s:0.0} us CPU per request" : "CPU not reported (not an ipcbench server?)")}{Parts(c.Anatomy?.Server)}{WarmUp(c.WarmUp)}
 
             """);
     }
+
+    /// <summary>The warm-up's line: how long it took, and whether the JIT was done or the case was measured with it at work.</summary>
+    private static string WarmUp(WarmUpFigures? w) => w is null ? "" : string.Create(CultureInfo.InvariantCulture,
+        $"\n  warm-up     {w.AskedMs:0} ms as asked, then {w.JitWaitMs:0} ms ")
+        + (w.JitSettled ? "until the JIT was done" : "waiting for the JIT: NOT DONE at the bound (the case was measured with it at work)");
 
     /// <summary>"; 11.5 user + 10.2 system, 0.74 + 0.28 context switches, 30.4 us runnable wait, 7 threads ran", or nothing.</summary>
     private static string Parts(SideAnatomy? side) => side is null ? "" : string.Create(CultureInfo.InvariantCulture,
