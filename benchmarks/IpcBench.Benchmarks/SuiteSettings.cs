@@ -32,8 +32,11 @@ public static class SuiteSettings
     /// until the JIT is done, the client's and the server's (<see cref="Harness.Measurement.WarmUp"/>). Says in the case's
     /// log how long each part took.
     /// </summary>
-    public static async Task WarmUpAsync(int steps, Func<ValueTask> step, Func<ValueTask<bool>> serverSettled) =>
-        Console.WriteLine($"// {await Harness.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step, serverSettled) as object ?? "no warm-up"}");
+    public static async Task WarmUpAsync(int steps, Func<ValueTask> step, Func<ValueTask<bool>> serverSettled)
+    {
+        var spent = await Harness.Measurement.WarmUp.RunAsync(steps, WarmupLimit, step, serverSettled);
+        Console.WriteLine($"// {(spent is null ? "no warm-up" : spent.ToString())}");
+    }
 
     private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : null;
 

@@ -4,7 +4,7 @@ namespace IpcBench.Conformance;
 
 /// <summary>
 /// Client processes SIGKILLed mid-run, per transport: the server goes on serving and holds no more files for it. A class
-/// of its own, beside FaultTests: a class runs its cases one at a time, and these take some 30 s a transport.
+/// of its own, beside FaultTests: a class runs its cases one at a time, and these take some 17 s a transport.
 /// </summary>
 public class KilledClientTests
 {

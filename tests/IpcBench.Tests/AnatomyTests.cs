@@ -51,6 +51,33 @@ public class AnatomyTests
     }
 
     [Fact]
+    public void The_runnable_wait_of_threads_that_ended_stays_counted()
+    {
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "the runnable wait is read from Linux's schedstat");
+        var before = ProcessCounters.Read();
+        // More spinning threads than CPUs, for a tenth of a second: they wait for a CPU in turns, then end.
+        using var go = new ManualResetEventSlim();
+        var spinners = Enumerable.Range(0, Environment.ProcessorCount + 2).Select(_ => new Thread(() =>
+        {
+            go.Wait();
+            var spin = System.Diagnostics.Stopwatch.StartNew();
+            while (spin.ElapsedMilliseconds < 100 || !go.IsSet)
+            {
+            }
+        })).ToList();
+        spinners.ForEach(thread => thread.Start());
+        Thread.Sleep(10); // all of them are seen alive, waiting to go
+        var alive = ProcessCounters.Read();
+        go.Set();
+        Thread.Sleep(50);
+        var spinning = ProcessCounters.Read();
+        spinners.ForEach(thread => thread.Join());
+        var after = ProcessCounters.Read();
+        Assert.True(spinning.RunnableWaitUs > alive.RunnableWaitUs && alive.RunnableWaitUs >= before.RunnableWaitUs, $"{before.RunnableWaitUs}, {alive.RunnableWaitUs}, {spinning.RunnableWaitUs}");
+        Assert.True(after.RunnableWaitUs >= spinning.RunnableWaitUs, $"the wait went from {spinning.RunnableWaitUs} us to {after.RunnableWaitUs} us as its threads ended");
+    }
+
+    [Fact]
     public void The_counters_read_every_thread_this_process_has()
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "reads each thread's schedstat in /proc, which is Linux's");

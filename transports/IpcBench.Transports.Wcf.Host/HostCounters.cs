@@ -10,7 +10,7 @@ namespace IpcBench.Transports.Wcf.Host
     /// <summary>
     /// What the host has spent up to one moment, for the full stats reply (docs/wire-format.md, "The stats request"):
     /// read as the .NET 10 servers read theirs (the harness's ProcessCounters, which this .NET Framework program cannot
-    /// reference). Under Mono on Linux, getrusage for the CPU times and context switches and each live thread's
+    /// reference). Under Mono on Linux, getrusage for the CPU times and context switches and each thread's
     /// /proc/self/task/TID/schedstat for the time runnable but waiting and which threads ran; elsewhere the CPU times
     /// alone. The bytes allocated come from the AppDomain's monitoring where the runtime keeps it (the .NET Framework);
     /// Mono does not. A counter not read is -1.
@@ -94,10 +94,18 @@ namespace IpcBench.Transports.Wcf.Host
             return true;
         }
 
-        /// <summary>Each schedstat line is "cpu-ns wait-ns timeslices"; a thread that ends while read is skipped.</summary>
+        private static readonly object Seen = new object();
+        private static Dictionary<int, long> _lastSeenWaitNs = new Dictionary<int, long>();
+        private static long _departedWaitNs;
+
+        /// <summary>
+        /// Each schedstat line is "cpu-ns wait-ns timeslices"; a thread that ends while read is skipped. The wait adds what
+        /// the threads that ended since the last reading were last seen with, as ProcessCounters does: it never goes down.
+        /// </summary>
         private void ReadThreads()
         {
             long waitNs = 0;
+            var waits = new Dictionary<int, long>();
             try
             {
                 foreach (string task in Directory.GetDirectories("/proc/self/task"))
@@ -116,6 +124,7 @@ namespace IpcBench.Transports.Wcf.Host
                         && long.TryParse(fields[1], NumberStyles.None, CultureInfo.InvariantCulture, out long threadWaitNs))
                     {
                         ThreadCpuNs[tid] = cpuNs;
+                        waits[tid] = threadWaitNs;
                         waitNs += threadWaitNs;
                     }
                 }
@@ -124,7 +133,22 @@ namespace IpcBench.Transports.Wcf.Host
             {
                 return;
             }
-            RunnableWaitUs = ThreadCpuNs.Count > 0 ? waitNs / 1000 : Unknown;
+            if (ThreadCpuNs.Count == 0)
+            {
+                return;
+            }
+            lock (Seen)
+            {
+                foreach (var last in _lastSeenWaitNs)
+                {
+                    if (!waits.TryGetValue(last.Key, out long now) || now < last.Value)
+                    {
+                        _departedWaitNs += last.Value; // ended, or its id reused by a new thread
+                    }
+                }
+                _lastSeenWaitNs = waits;
+                RunnableWaitUs = (waitNs + _departedWaitNs) / 1000;
+            }
         }
 
         /// <summary>The .NET Framework counts a domain's allocations once asked to; Mono has no such count and says so.</summary>

@@ -7,8 +7,8 @@ namespace IpcBench.Harness.Measurement;
 /// <summary>
 /// What this process has spent up to one moment, over all its threads: the counters whose differences are a round
 /// trip's anatomy (<see cref="Results.Anatomy"/>). On Linux from getrusage (CPU and context switches, dead threads
-/// included) and each live thread's /proc/self/task/TID/schedstat (time runnable but waiting for a CPU, and which
-/// threads ran). Elsewhere the CPU times alone; a counter not read is -1. Not system calls: /proc/self/io counts only
+/// included) and each thread's /proc/self/task/TID/schedstat (time runnable but waiting for a CPU, and which threads
+/// ran). Elsewhere the CPU times alone; a counter not read is -1. Not system calls: /proc/self/io counts only
 /// those through the file layer (read, write), not a socket's recvmsg and sendmsg, which .NET uses (0.002 a tcp round trip).
 /// </summary>
 /// <param name="ThreadCpuNs">Each live thread's id and CPU time in nanoseconds (empty where not read).</param>
@@ -87,9 +87,11 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
     /// <summary>
     /// The live threads' time runnable but not running, summed, and each one's CPU time, from their schedstat lines
     /// ("cpu-ns wait-ns timeslices"), read through the C library into buffers on the stack. It is optimized at its first
-    /// call and calls nothing the runtime counts once a thread: code called 30 times is sent to tier 1, and a reader that
+    /// call and calls nothing the runtime counts once a thread (but for the lock of <see cref="AddDeparted"/>, taken once a reading): code called 30 times is sent to tier 1, and a reader that
     /// enumerated, read and split through the framework did that inside the measured stretch it started, its compiling
-    /// the client's p99.9 (docs/warm-up.md). A thread that ended took its share with it; one ending while read is skipped.
+    /// the client's p99.9 (docs/warm-up.md). One ending while read is skipped. The wait is the live threads' plus what
+    /// the threads that ended since were last seen with (<see cref="AddDeparted"/>), so that it never goes down between
+    /// readings, as it did by a millisecond when a server's threads for client processes ended.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static unsafe (long WaitNs, (int Id, long CpuNs)[] CpuNs) Threads()
@@ -99,6 +101,7 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
             return (Unknown, []); // the dirent layout below is 64-bit Linux's
         }
         var found = new (int Id, long CpuNs)[64];
+        var waits = new long[64];
         int count = 0;
         long wait = 0;
         nint directory;
@@ -149,22 +152,60 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
             if (count == found.Length)
             {
                 found = Copy(found, count, count * 2);
+                waits = Copy(waits, count, count * 2);
             }
+            waits[count] = waitNs;
             found[count++] = (id, runNs);
             wait += waitNs;
         }
         CloseDirectory(directory);
-        return (count > 0 ? wait : Unknown, Copy(found, count, count));
+        return (count > 0 ? wait + AddDeparted(found, waits, count) : Unknown, Copy(found, count, count));
     }
 
-    /// <summary>The first <paramref name="count"/> threads in an array of <paramref name="size"/>, copied in a loop (no call).</summary>
+    private static readonly Lock Seen = new();
+    private static (int Id, long WaitNs)[] _lastSeen = [];
+    private static long _departedWaitNs;
+
+    /// <summary>
+    /// Adds to the departed threads' total the last-seen wait of each thread the previous reading had and this one has
+    /// not (or has again with less: its id reused), makes this reading the last seen, and returns the total. What a
+    /// thread waited between its last reading and its end is not known and not counted.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static (int Id, long CpuNs)[] Copy((int Id, long CpuNs)[] threads, int count, int size)
+    private static long AddDeparted((int Id, long CpuNs)[] found, long[] waits, int count)
     {
-        var copy = new (int Id, long CpuNs)[size];
+        lock (Seen)
+        {
+            foreach (var (id, lastWaitNs) in _lastSeen)
+            {
+                int at = 0;
+                while (at < count && found[at].Id != id)
+                {
+                    at++;
+                }
+                if (at == count || waits[at] < lastWaitNs)
+                {
+                    _departedWaitNs += lastWaitNs;
+                }
+            }
+            var seen = new (int Id, long WaitNs)[count];
+            for (int i = 0; i < count; i++)
+            {
+                seen[i] = (found[i].Id, waits[i]);
+            }
+            _lastSeen = seen;
+            return _departedWaitNs;
+        }
+    }
+
+    /// <summary>The first <paramref name="count"/> items in an array of <paramref name="size"/>, copied in a loop (no call).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static T[] Copy<T>(T[] items, int count, int size)
+    {
+        var copy = new T[size];
         for (int i = 0; i < count; i++)
         {
-            copy[i] = threads[i];
+            copy[i] = items[i];
         }
         return copy;
     }
