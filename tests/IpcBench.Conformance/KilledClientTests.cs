@@ -18,24 +18,24 @@ public class KilledClientTests
         // The first killed client may cost a server something once (mmf's next channel); a leak grows with every one
         // after it. One handle may still be closing on a loaded machine (seen once in a full CI run: a socket more on the
         // tcp-nagle, tcp-tls and pipe servers, never alone), so two more clients must cost less than two.
-        int afterOne = await KillAClientMidRunAsync(server, transport, idle, freed: idle);
-        await KillAClientMidRunAsync(server, transport, idle, freed: afterOne);
-        int afterThree = await KillAClientMidRunAsync(server, transport, idle, freed: afterOne);
+        int afterOne = await KillAClientMidRunAsync(server, transport, freed: idle);
+        await KillAClientMidRunAsync(server, transport, freed: afterOne);
+        int afterThree = await KillAClientMidRunAsync(server, transport, freed: afterOne);
         Assert.True(afterThree < afterOne + 2,
             $"the server holds {afterThree} files, {afterThree - afterOne} more than after the first killed client ({idle} idle): {Describe(server.Process.ProcessId)}");
         Assert.False(server.Process.HasExited);
     }
 
     /// <summary>
-    /// Runs 'ipcbench ping' against the server (mid-run once it holds more than <paramref name="idle"/> files), SIGKILLs
-    /// it, checks that the next client is served; returns the server's open files once they are back to
-    /// <paramref name="freed"/> (what it held after the first, which may have cost something once), or after 10 s.
+    /// Runs 'ipcbench ping' against the server (mid-run once the server holds more than <paramref name="freed"/> files:
+    /// what it held idle, or after the first killed client, which may have cost something once), SIGKILLs it, checks that
+    /// the next client is served; returns the server's open files once they are back to <paramref name="freed"/>, or after 10 s.
     /// </summary>
-    private static async Task<int> KillAClientMidRunAsync(TestServer server, string transport, int idle, int freed)
+    private static async Task<int> KillAClientMidRunAsync(TestServer server, string transport, int freed)
     {
         using var client = StartPing(server, transport, "--duration", "60s");
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(3);
-        while (OpenFiles(server.Process.ProcessId) <= idle && DateTime.UtcNow < deadline) // a broker's client opens nothing on the server
+        while (OpenFiles(server.Process.ProcessId) <= freed && DateTime.UtcNow < deadline) // a broker's client opens nothing on the server
         {
             await Task.Delay(50);
         }

@@ -48,6 +48,55 @@ public class LoadLoopTests
         Assert.True(spent.Asked + spent.JitWait < WarmUp.JitSettleLimit + TimeSpan.FromSeconds(2), $"{spent}");
     }
 
+    /// <summary>An echo that answers in 1 ms and remembers when; asked for its stats, it says its JIT is at work until <paramref name="busyFor"/> after it was first asked.</summary>
+    private sealed class WarmingServer(TimeSpan busyFor) : IConnection
+    {
+        private readonly SlowEcho _echo = new(TimeSpan.FromMilliseconds(1));
+        private long _firstAsked;
+
+        /// <summary>When it first said its JIT was done (Stopwatch ticks).</summary>
+        public long SettledAt { get; private set; } = long.MaxValue;
+
+        public System.Collections.Concurrent.ConcurrentQueue<long> Echoed { get; } = new();
+
+        public ValueTask<int> RequestAsync(ReadOnlyMemory<byte> request, Memory<byte> reply, CancellationToken ct = default)
+        {
+            long now = Stopwatch.GetTimestamp();
+            if (!request.Span.StartsWith("\0ipcbench-stats\0"u8))
+            {
+                Echoed.Enqueue(now);
+                return _echo.RequestAsync(request, reply, ct);
+            }
+            _firstAsked = _firstAsked == 0 ? now : _firstAsked;
+            bool done = Stopwatch.GetElapsedTime(_firstAsked, now) >= busyFor;
+            SettledAt = done && SettledAt == long.MaxValue ? now : SettledAt;
+            var span = reply.Span[..ServerStats.ReplySize];
+            span.Clear();
+            "\0ipcbench-stats\0"u8.CopyTo(span);
+            BitConverter.TryWriteBytes(span[16..], 1000L); // its CPU time; 88: 1 its JIT done, 2 at work
+            BitConverter.TryWriteBytes(span[88..], done ? 1L : 2L);
+            return ValueTask.FromResult(ServerStats.ReplySize);
+        }
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    }
+
+    [Fact]
+    public async Task Every_client_of_a_load_warms_up_until_the_server_is_done_not_only_the_one_that_asks_it()
+    {
+        // Lane 0 asks the server; lane 1 must go on sending until then, so that the server warms up under the whole load.
+        // A load warmed up first, so that this process's JIT is done with the loop and lane 1 would stop well before.
+        await LoadLoop.RunAsync([new WarmingServer(TimeSpan.Zero), new WarmingServer(TimeSpan.Zero)],
+            new LoopOptions(Size: 8, Count: 2, Warmup: 2) { Clients = 2 }, ct: TestContext.Current.CancellationToken);
+        var asked = new WarmingServer(TimeSpan.FromSeconds(1.5));
+        var other = new WarmingServer(TimeSpan.Zero);
+        var result = await LoadLoop.RunAsync([asked, other], new LoopOptions(Size: 8, Count: 2, Warmup: 2) { Clients = 2 },
+            ct: TestContext.Current.CancellationToken);
+        Assert.True(Assert.IsType<WarmUp.Spent>(result.WarmUpSpent).JitWait >= TimeSpan.FromSeconds(1.4), $"{result.WarmUpSpent}");
+        int after = other.Echoed.Count(at => at > asked.SettledAt);
+        Assert.True(after >= 5, $"the other client sent {after} requests once the server was done (1 of them measured), {other.Echoed.Count} in all");
+    }
+
     [Fact]
     public async Task A_run_bound_by_time_stops_at_its_duration()
     {

@@ -95,59 +95,57 @@ namespace IpcBench.Transports.Wcf.Host
         }
 
         private static readonly object Seen = new object();
-        private static Dictionary<int, long> _lastSeenWaitNs = new Dictionary<int, long>();
-        private static long _departedWaitNs;
+        private static readonly Dictionary<int, long> SeenWaitNs = new Dictionary<int, long>();
+        private static long _endedWaitNs;
 
         /// <summary>
-        /// Each schedstat line is "cpu-ns wait-ns timeslices"; a thread that ends while read is skipped. The wait adds what
-        /// the threads that ended since the last reading were last seen with, as ProcessCounters does: it never goes down.
+        /// Each schedstat line is "cpu-ns wait-ns timeslices"; a thread that ends while read is skipped. The wait is every
+        /// thread's last-seen wait, as ProcessCounters sums it: one that ended keeps what it was last seen with, an id seen
+        /// again with less is a new thread. It never goes down; one reading at a time.
         /// </summary>
         private void ReadThreads()
         {
-            long waitNs = 0;
-            var waits = new Dictionary<int, long>();
-            try
-            {
-                foreach (string task in Directory.GetDirectories("/proc/self/task"))
-                {
-                    string[] fields;
-                    try
-                    {
-                        fields = File.ReadAllText(Path.Combine(task, "schedstat")).Split(new[] { ' ' }, StringSplitOptions.RemoveEmptyEntries);
-                    }
-                    catch (Exception e) when (e is IOException || e is UnauthorizedAccessException)
-                    {
-                        continue;
-                    }
-                    if (fields.Length >= 2 && int.TryParse(Path.GetFileName(task), NumberStyles.None, CultureInfo.InvariantCulture, out int tid)
-                        && long.TryParse(fields[0], NumberStyles.None, CultureInfo.InvariantCulture, out long cpuNs)
-                        && long.TryParse(fields[1], NumberStyles.None, CultureInfo.InvariantCulture, out long threadWaitNs))
-                    {
-                        ThreadCpuNs[tid] = cpuNs;
-                        waits[tid] = threadWaitNs;
-                        waitNs += threadWaitNs;
-                    }
-                }
-            }
-            catch (Exception e) when (e is IOException || e is UnauthorizedAccessException)
-            {
-                return;
-            }
-            if (ThreadCpuNs.Count == 0)
-            {
-                return;
-            }
             lock (Seen)
             {
-                foreach (var last in _lastSeenWaitNs)
+                try
                 {
-                    if (!waits.TryGetValue(last.Key, out long now) || now < last.Value)
+                    foreach (string task in Directory.GetDirectories("/proc/self/task"))
                     {
-                        _departedWaitNs += last.Value; // ended, or its id reused by a new thread
+                        string[] fields;
+                        try
+                        {
+                            fields = File.ReadAllText(Path.Combine(task, "schedstat")).Split(new[] { ' ' }, StringSplitOptions.RemoveEmptyEntries);
+                        }
+                        catch (Exception e) when (e is IOException || e is UnauthorizedAccessException)
+                        {
+                            continue;
+                        }
+                        if (fields.Length >= 2 && int.TryParse(Path.GetFileName(task), NumberStyles.None, CultureInfo.InvariantCulture, out int tid)
+                            && long.TryParse(fields[0], NumberStyles.None, CultureInfo.InvariantCulture, out long cpuNs)
+                            && long.TryParse(fields[1], NumberStyles.None, CultureInfo.InvariantCulture, out long waitNs))
+                        {
+                            ThreadCpuNs[tid] = cpuNs;
+                            if (SeenWaitNs.TryGetValue(tid, out long lastNs) && waitNs < lastNs)
+                            {
+                                _endedWaitNs += lastNs; // the id of a thread that ended, taken by a new one
+                            }
+                            SeenWaitNs[tid] = waitNs;
+                        }
                     }
                 }
-                _lastSeenWaitNs = waits;
-                RunnableWaitUs = (waitNs + _departedWaitNs) / 1000;
+                catch (Exception e) when (e is IOException || e is UnauthorizedAccessException)
+                {
+                    return;
+                }
+                if (ThreadCpuNs.Count > 0)
+                {
+                    long total = _endedWaitNs;
+                    foreach (long waitNs in SeenWaitNs.Values)
+                    {
+                        total += waitNs;
+                    }
+                    RunnableWaitUs = total / 1000;
+                }
             }
         }
 

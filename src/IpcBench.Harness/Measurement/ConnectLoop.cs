@@ -77,6 +77,9 @@ public static class ConnectLoop
     }
 
     /// <summary>As <see cref="ServerStats.JitSettledAsync"/>, on a connection of its own, for a warm-up whose steps keep none.</summary>
-    public static async ValueTask<bool> ServerJitSettledAsync(ITransport transport, Uri address, CancellationToken ct) =>
-        await QueryServerAsync(transport, address, ct).ConfigureAwait(false) is not { JitSettled: false };
+    public static async ValueTask<bool> ServerJitSettledAsync(ITransport transport, Uri address, CancellationToken ct)
+    {
+        await using var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
+        return await ServerStats.JitSettledAsync(connection, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
+    }
 }

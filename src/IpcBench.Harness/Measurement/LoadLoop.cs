@@ -99,14 +99,25 @@ public static class LoadLoop
         var loops = Enumerable.Range(0, options.Lanes).Select(i => new RequestLoop(connections[i / options.InFlight], options, i)).ToArray();
         using var lanes = new LaneThreads(loops);
         // Lane 0 asks the server between its rounds, on connection 0 (shared with its in-flight lanes), as another request
-        // of that lane; the other lanes end their warm-up with the client's JIT done. Lane 0's time is the warm-up's.
+        // of that lane; the other lanes go on until lane 0 is done and their client's JIT too, so that the server warms up
+        // under the whole load. Lane 0's time is the warm-up's (the others end a round or two after it).
         WarmUp.Spent? warmUp = null;
+        var leadDone = new TaskCompletionSource();
         await Task.Run(() => lanes.Run(async (loop, token) =>
         {
-            var spent = await WarmUpAsync(loop, options, loop.Index == 0 ? connections[0] : null, token).ConfigureAwait(false);
-            if (loop.Index == 0)
+            if (loop.Index != 0)
             {
-                warmUp = spent;
+                await WarmUpAsync(loop, options, () => ValueTask.FromResult(leadDone.Task.IsCompleted), token).ConfigureAwait(false);
+                return;
+            }
+            try
+            {
+                warmUp = await WarmUpAsync(loop, options, () => ServerStats.JitSettledAsync(connections[0], options.TolerateLoss, token), token)
+                    .ConfigureAwait(false);
+            }
+            finally
+            {
+                leadDone.TrySetResult();
             }
         }, Timeout.InfiniteTimeSpan, ct), CancellationToken.None).ConfigureAwait(false);
         foreach (var loop in loops)
@@ -143,14 +154,14 @@ public static class LoadLoop
         };
     }
 
-    /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says; until the server's JIT is done too where <paramref name="stats"/> is given.</summary>
-    private static Task<WarmUp.Spent?> WarmUpAsync(RequestLoop loop, LoopOptions options, IConnection? stats, CancellationToken ct)
+    /// <summary>The measured loop itself, at the measured rate, warmed up as <see cref="WarmUp"/> says, until <paramref name="othersDone"/> too.</summary>
+    private static Task<WarmUp.Spent?> WarmUpAsync(RequestLoop loop, LoopOptions options, Func<ValueTask<bool>> othersDone, CancellationToken ct)
     {
         int requests = options.WarmupDuration > TimeSpan.Zero ? int.MaxValue // as many as the time allows
             : options.Warmup == 0 ? 0 // none asked for: none
             : Math.Max(1, Share(options, loop.Index, options.Warmup)); // at least one, so that every lane waits until the JIT is done
         return WarmUp.RunAsync(requests, options.WarmupDuration, (deadline, share) => loop.RunAsync(Stopwatch.GetTimestamp(), deadline, share, null, ct),
-            stats is null ? null : () => ServerStats.JitSettledAsync(stats, options.TolerateLoss, ct));
+            othersDone);
     }
 
     /// <summary>Lane <paramref name="index"/>'s part of <paramref name="total"/>: an equal share, the remainder to the first lanes.</summary>

@@ -85,13 +85,19 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
     }
 
     /// <summary>
-    /// The live threads' time runnable but not running, summed, and each one's CPU time, from their schedstat lines
+    /// The threads' time runnable but not running, summed, and each live one's CPU time, from their schedstat lines
     /// ("cpu-ns wait-ns timeslices"), read through the C library into buffers on the stack. It is optimized at its first
-    /// call and calls nothing the runtime counts once a thread (but for the lock of <see cref="AddDeparted"/>, taken once a reading): code called 30 times is sent to tier 1, and a reader that
-    /// enumerated, read and split through the framework did that inside the measured stretch it started, its compiling
-    /// the client's p99.9 (docs/warm-up.md). One ending while read is skipped. The wait is the live threads' plus what
-    /// the threads that ended since were last seen with (<see cref="AddDeparted"/>), so that it never goes down between
-    /// readings, as it did by a millisecond when a server's threads for client processes ended.
+    /// call and calls nothing the runtime counts once a thread but its lock's enter and exit, which the tiering monitor
+    /// has made hot before any measurement: code called 30 times is sent to tier 1, and a reader that enumerated, read
+    /// and split through the framework did that inside the measured stretch it started, its compiling the client's
+    /// p99.9 (docs/warm-up.md). One ending while read is skipped.
+    /// <para>
+    /// The wait is every thread's last-seen wait, summed: a thread that ended (or that one reading missed, as a listing
+    /// of /proc/self/task can while another thread ends) keeps the wait it was last seen with, and an id seen again with
+    /// less is a new thread, its predecessor's wait kept apart. So it never goes down between readings, as it did by a
+    /// millisecond when a server's threads for client processes ended; what a thread waited between its last reading
+    /// and its end is not counted. Readings are taken one at a time, so that a later one never meets an earlier scan.
+    /// </para>
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static unsafe (long WaitNs, (int Id, long CpuNs)[] CpuNs) Threads()
@@ -100,103 +106,95 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
         {
             return (Unknown, []); // the dirent layout below is 64-bit Linux's
         }
-        var found = new (int Id, long CpuNs)[64];
-        var waits = new long[64];
-        int count = 0;
-        long wait = 0;
-        nint directory;
-        fixed (byte* tasks = "/proc/self/task"u8)
-        {
-            directory = OpenDirectory(tasks);
-        }
-        if (directory == 0)
-        {
-            return (Unknown, []);
-        }
-        byte* path = stackalloc byte[64];
-        int prefix = Append(path, 0, "/proc/self/task/"u8); // each thread's path is this, its id, then its file
-        byte* line = stackalloc byte[128];
-        for (byte* entry; (entry = (byte*)ReadDirectory(directory)) != null;)
-        {
-            // struct dirent: d_ino and d_off (8 bytes each), d_reclen (2), d_type (1), then d_name, NUL-terminated.
-            byte* name = entry + 19;
-            int id = 0, digits = 0;
-            for (; digits < 10 && name[digits] is >= (byte)'0' and <= (byte)'9'; digits++)
-            {
-                id = id * 10 + (name[digits] - '0');
-            }
-            if (digits == 0 || name[digits] != 0)
-            {
-                continue; // "." and ".."
-            }
-            int length = Append(path, prefix, new ReadOnlySpan<byte>(name, digits));
-            Append(path, length, "/schedstat\0"u8);
-            int file = Open(path, OpenReadOnlyCloseOnExec);
-            if (file < 0)
-            {
-                continue;
-            }
-            nint read = ReadFile(file, line, 127);
-            Close(file);
-            if (read <= 0)
-            {
-                continue;
-            }
-            line[read] = 0;
-            byte* at = line;
-            long runNs = Number(ref at), waitNs = Number(ref at);
-            if (runNs < 0 || waitNs < 0)
-            {
-                continue;
-            }
-            if (count == found.Length)
-            {
-                found = Copy(found, count, count * 2);
-                waits = Copy(waits, count, count * 2);
-            }
-            waits[count] = waitNs;
-            found[count++] = (id, runNs);
-            wait += waitNs;
-        }
-        CloseDirectory(directory);
-        return (count > 0 ? wait + AddDeparted(found, waits, count) : Unknown, Copy(found, count, count));
-    }
-
-    private static readonly Lock Seen = new();
-    private static (int Id, long WaitNs)[] _lastSeen = [];
-    private static long _departedWaitNs;
-
-    /// <summary>
-    /// Adds to the departed threads' total the last-seen wait of each thread the previous reading had and this one has
-    /// not (or has again with less: its id reused), makes this reading the last seen, and returns the total. What a
-    /// thread waited between its last reading and its end is not known and not counted.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static long AddDeparted((int Id, long CpuNs)[] found, long[] waits, int count)
-    {
         lock (Seen)
         {
-            foreach (var (id, lastWaitNs) in _lastSeen)
+            var found = new (int Id, long CpuNs)[64];
+            int count = 0;
+            nint directory;
+            fixed (byte* tasks = "/proc/self/task"u8)
             {
-                int at = 0;
-                while (at < count && found[at].Id != id)
-                {
-                    at++;
-                }
-                if (at == count || waits[at] < lastWaitNs)
-                {
-                    _departedWaitNs += lastWaitNs;
-                }
+                directory = OpenDirectory(tasks);
             }
-            var seen = new (int Id, long WaitNs)[count];
-            for (int i = 0; i < count; i++)
+            if (directory == 0)
             {
-                seen[i] = (found[i].Id, waits[i]);
+                return (Unknown, []);
             }
-            _lastSeen = seen;
-            return _departedWaitNs;
+            byte* path = stackalloc byte[64];
+            int prefix = Append(path, 0, "/proc/self/task/"u8); // each thread's path is this, its id, then its file
+            byte* line = stackalloc byte[128];
+            for (byte* entry; (entry = (byte*)ReadDirectory(directory)) != null;)
+            {
+                // struct dirent: d_ino and d_off (8 bytes each), d_reclen (2), d_type (1), then d_name, NUL-terminated.
+                byte* name = entry + 19;
+                int id = 0, digits = 0;
+                for (; digits < 10 && name[digits] is >= (byte)'0' and <= (byte)'9'; digits++)
+                {
+                    id = id * 10 + (name[digits] - '0');
+                }
+                if (digits == 0 || name[digits] != 0)
+                {
+                    continue; // "." and ".."
+                }
+                int length = Append(path, prefix, new ReadOnlySpan<byte>(name, digits));
+                Append(path, length, "/schedstat\0"u8);
+                int file = Open(path, OpenReadOnlyCloseOnExec);
+                if (file < 0)
+                {
+                    continue;
+                }
+                nint read = ReadFile(file, line, 127);
+                Close(file);
+                if (read <= 0)
+                {
+                    continue;
+                }
+                line[read] = 0;
+                byte* at = line;
+                long runNs = Number(ref at), waitNs = Number(ref at);
+                if (runNs < 0 || waitNs < 0)
+                {
+                    continue;
+                }
+                if (count == found.Length)
+                {
+                    found = Copy(found, count, count * 2);
+                }
+                found[count++] = (id, runNs);
+                int seen = 0;
+                while (seen < _seenCount && _seen[seen].Id != id)
+                {
+                    seen++;
+                }
+                if (seen == _seenCount)
+                {
+                    _seen = _seenCount == _seen.Length ? Copy(_seen, _seenCount, Math.Max(64, _seenCount * 2)) : _seen;
+                    _seenCount++;
+                }
+                else if (waitNs < _seen[seen].WaitNs)
+                {
+                    _endedWaitNs += _seen[seen].WaitNs; // the id of a thread that ended, taken by a new one
+                }
+                _seen[seen] = (id, waitNs);
+            }
+            CloseDirectory(directory);
+            long wait = _endedWaitNs;
+            for (int i = 0; i < _seenCount; i++)
+            {
+                wait += _seen[i].WaitNs;
+            }
+            return (count > 0 ? wait : Unknown, Copy(found, count, count));
         }
     }
+
+    /// <summary>Taken for a whole reading of the threads: <see cref="_seen"/> and <see cref="_endedWaitNs"/> are this process's, not a reading's.</summary>
+    private static readonly Lock Seen = new();
+
+    /// <summary>Every thread id read in this process, with the wait it was last read with (the first <see cref="_seenCount"/>).</summary>
+    private static (int Id, long WaitNs)[] _seen = [];
+    private static int _seenCount;
+
+    /// <summary>The last-seen waits of threads whose id a later thread took.</summary>
+    private static long _endedWaitNs;
 
     /// <summary>The first <paramref name="count"/> items in an array of <paramref name="size"/>, copied in a loop (no call).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

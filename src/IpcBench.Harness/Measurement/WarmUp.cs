@@ -40,9 +40,10 @@ public static class WarmUp
     /// <param name="requests">How many requests to warm up with.</param>
     /// <param name="duration">The longest that may take; zero for no bound.</param>
     /// <param name="run">Sends requests until the deadline (Stopwatch ticks) passes or the count is sent, whichever is first.</param>
-    /// <param name="serverSettled">Asks the server whether its JIT is done, between rounds (null: not asked).</param>
+    /// <param name="othersDone">Asks, between rounds, whether what else must warm up is done: the server's JIT
+    /// (<see cref="ServerStats.JitSettledAsync"/>), or for a load's other lanes the lane that asks it (null: nothing else).</param>
     /// <returns>How long it took; null when no warm-up was asked for.</returns>
-    public static async Task<Spent?> RunAsync(int requests, TimeSpan duration, Func<long, int, Task> run, Func<ValueTask<bool>>? serverSettled = null)
+    public static async Task<Spent?> RunAsync(int requests, TimeSpan duration, Func<long, int, Task> run, Func<ValueTask<bool>>? othersDone = null)
     {
         if (requests == 0)
         {
@@ -57,8 +58,8 @@ public static class WarmUp
         while (Stopwatch.GetElapsedTime(begin) < JitSettleLimit)
         {
             // The server is asked every round, whatever this process's state: its monitor reads its compiled count when asked.
-            bool serverDone = serverSettled is null || await serverSettled().ConfigureAwait(false);
-            settled = tiering.Settled(JitQuiet) && serverDone ? settled + 1 : 0;
+            bool othersSettled = othersDone is null || await othersDone().ConfigureAwait(false);
+            settled = tiering.Settled(JitQuiet) && othersSettled ? settled + 1 : 0;
             if (settled == 2)
             {
                 break;
@@ -69,12 +70,12 @@ public static class WarmUp
     }
 
     /// <summary><see cref="RunAsync(int, TimeSpan, Func{long, int, Task}, Func{ValueTask{bool}})"/> for a warm-up made of whole steps (a request, a connect cycle, a round of every client).</summary>
-    public static Task<Spent?> RunAsync(int steps, TimeSpan duration, Func<ValueTask> step, Func<ValueTask<bool>>? serverSettled = null) =>
+    public static Task<Spent?> RunAsync(int steps, TimeSpan duration, Func<ValueTask> step, Func<ValueTask<bool>>? othersDone = null) =>
         RunAsync(steps, duration, async (deadline, count) =>
         {
             for (int i = 0; i < count && Stopwatch.GetTimestamp() < deadline; i++)
             {
                 await step().ConfigureAwait(false);
             }
-        }, serverSettled);
+        }, othersDone);
 }
