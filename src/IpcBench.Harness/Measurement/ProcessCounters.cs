@@ -160,30 +160,44 @@ public sealed partial record ProcessCounters(long UserUs, long SystemUs, long Vo
                     found = Copy(found, count, count * 2);
                 }
                 found[count++] = (id, runNs);
-                int seen = 0;
-                while (seen < _seenCount && _seen[seen].Id != id)
-                {
-                    seen++;
-                }
-                if (seen == _seenCount)
-                {
-                    _seen = _seenCount == _seen.Length ? Copy(_seen, _seenCount, Math.Max(64, _seenCount * 2)) : _seen;
-                    _seenCount++;
-                }
-                else if (waitNs < _seen[seen].WaitNs)
-                {
-                    _endedWaitNs += _seen[seen].WaitNs; // the id of a thread that ended, taken by a new one
-                }
-                _seen[seen] = (id, waitNs);
+                Remember(id, waitNs);
             }
             CloseDirectory(directory);
-            long wait = _endedWaitNs;
-            for (int i = 0; i < _seenCount; i++)
-            {
-                wait += _seen[i].WaitNs;
-            }
-            return (count > 0 ? wait : Unknown, Copy(found, count, count));
+            return (count > 0 ? SeenWaitNs() : Unknown, Copy(found, count, count));
         }
+    }
+
+    /// <summary>Makes <paramref name="waitNs"/> thread <paramref name="id"/>'s last-seen wait (under <see cref="Seen"/>; no call).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Remember(int id, long waitNs)
+    {
+        int seen = 0;
+        while (seen < _seenCount && _seen[seen].Id != id)
+        {
+            seen++;
+        }
+        if (seen == _seenCount)
+        {
+            _seen = _seenCount == _seen.Length ? Copy(_seen, _seenCount, Math.Max(64, _seenCount * 2)) : _seen;
+            _seenCount++;
+        }
+        else if (waitNs < _seen[seen].WaitNs)
+        {
+            _endedWaitNs += _seen[seen].WaitNs; // the id of a thread that ended, taken by a new one
+        }
+        _seen[seen] = (id, waitNs);
+    }
+
+    /// <summary>Every thread's last-seen wait, summed (under <see cref="Seen"/>; no call).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static long SeenWaitNs()
+    {
+        long wait = _endedWaitNs;
+        for (int i = 0; i < _seenCount; i++)
+        {
+            wait += _seen[i].WaitNs;
+        }
+        return wait;
     }
 
     /// <summary>Taken for a whole reading of the threads: <see cref="_seen"/> and <see cref="_endedWaitNs"/> are this process's, not a reading's.</summary>
