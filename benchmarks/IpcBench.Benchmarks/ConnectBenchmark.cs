@@ -37,10 +37,11 @@ public class ConnectBenchmark
     {
         (_transport, _server) = await SuiteServer.StartAsync(Transport, new(Size, Size));
         _address = _server.Address;
-        await SuiteSettings.WarmUpAsync(10, ConnectRequestClose, () => ConnectLoop.ServerJitSettledAsync(_transport, _address, CancellationToken.None));
+        await SuiteSettings.WarmUpAsync(10, ConnectRequestClose,
+            () => ConnectLoop.AskServerAsync(_transport, _address, ServerStats.JitSettledAsync, CancellationToken.None));
         _recorder.Reset();
         _cycles = 0;
-        _serverBefore = await ConnectLoop.QueryServerAsync(_transport, _address, CancellationToken.None);
+        _serverBefore = await ConnectLoop.AskServerAsync(_transport, _address, ServerStats.QueryAsync, CancellationToken.None);
         _clientCost = CostMeter.Start();
     }
 
@@ -55,7 +56,7 @@ public class ConnectBenchmark
     public async Task CleanupAsync()
     {
         var clientCost = _clientCost.Stop(_cycles);
-        var serverAfter = await ConnectLoop.QueryServerAsync(_transport!, _address!, CancellationToken.None);
+        var serverAfter = await ConnectLoop.AskServerAsync(_transport!, _address!, ServerStats.QueryAsync, CancellationToken.None);
         LatencySidecar.Write(Scenario, Transport, new(Size, Size),
             _recorder.Result(0, clientCost, ConnectLoop.ServerSharePerCycle(_serverBefore, serverAfter, _cycles)));
         if (_server is not null)

@@ -17,9 +17,9 @@ public static class ConnectLoop
         byte[] reply = new byte[options.Size];
         Payload.Fill(request);
         var warmUp = await WarmUp.RunAsync(options.Warmup, TimeSpan.Zero, async () => await CycleAsync(transport, address, request, reply, ct).ConfigureAwait(false),
-            () => ServerJitSettledAsync(transport, address, ct)).ConfigureAwait(false);
+            () => AskServerAsync(transport, address, ServerStats.JitSettledAsync, ct)).ConfigureAwait(false);
 
-        var serverBefore = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
+        var serverBefore = await AskServerAsync(transport, address, ServerStats.QueryAsync, ct).ConfigureAwait(false);
         var recorder = new LatencyRecorder();
         var meter = CostMeter.Start();
         for (int i = 0; i < options.Count; i++)
@@ -36,7 +36,7 @@ public static class ConnectLoop
             }
         }
         var cost = meter.Stop(options.Count);
-        var serverAfter = await QueryServerAsync(transport, address, ct).ConfigureAwait(false);
+        var serverAfter = await AskServerAsync(transport, address, ServerStats.QueryAsync, ct).ConfigureAwait(false);
         return recorder.Result(0, cost, ServerSharePerCycle(serverBefore, serverAfter, options.Count)) with { WarmUpSpent = warmUp };
     }
 
@@ -69,17 +69,14 @@ public static class ConnectLoop
         return ticks;
     }
 
-    /// <summary>The server's stats, asked on a connection of their own (closed again, as a cycle's is).</summary>
-    public static async Task<ServerStats.Snapshot?> QueryServerAsync(ITransport transport, Uri address, CancellationToken ct)
+    /// <summary>
+    /// Asks the server on a connection of its own, closed again as a cycle's is (<see cref="ServerStats.QueryAsync"/>, or
+    /// <see cref="ServerStats.JitSettledAsync"/> for a warm-up): the loops whose cycles keep no connection.
+    /// </summary>
+    public static async ValueTask<T> AskServerAsync<T>(ITransport transport, Uri address,
+        Func<IConnection, bool, CancellationToken, ValueTask<T>> ask, CancellationToken ct)
     {
         await using var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
-        return await ServerStats.QueryAsync(connection, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
-    }
-
-    /// <summary>As <see cref="ServerStats.JitSettledAsync"/>, on a connection of its own, for a warm-up whose steps keep none.</summary>
-    public static async ValueTask<bool> ServerJitSettledAsync(ITransport transport, Uri address, CancellationToken ct)
-    {
-        await using var connection = await transport.ConnectAsync(address, ct).ConfigureAwait(false);
-        return await ServerStats.JitSettledAsync(connection, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
+        return await ask(connection, transport.Capabilities.MayLoseMessages, ct).ConfigureAwait(false);
     }
 }
