@@ -18,11 +18,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=$SECONDS
 
+packages="wine64" # .ci/run reads this line: it installs them while its tests run
 if ! command -v wine >/dev/null; then
-  [ "$(id -u)" -eq 0 ] || { echo "wine.sh: Wine is missing and installing it needs root (apt-get install wine64)" >&2; exit 1; }
-  echo "== installing wine64"
+  [ "$(id -u)" -eq 0 ] || { echo "wine.sh: Wine is missing and installing it needs root (apt-get install $packages)" >&2; exit 1; }
+  echo "== installing $packages"
   apt-get update -q
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q wine64 >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q $packages >/dev/null
 fi
 
 . docker/own.sh
@@ -48,6 +49,7 @@ export DOTNET_EnableWriteXorExecute=0 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOG
 cleanup() {
   status=$?
   trap - EXIT INT TERM
+  kill $(jobs -p) 2>/dev/null || true # rows still under way (their Wine processes end with the prefix's wineserver)
   timeout 20 wineserver -k >/dev/null 2>&1 || true # ends every Wine process of this prefix
   rm -rf "$work" "$bulk"
   exit "$status"
@@ -79,8 +81,9 @@ echo "== dotnet publish -r win-x64 --self-contained"
 dotnet publish src/IpcBench.Cli -c Release -r win-x64 --self-contained -o "$bulk/app" -v quiet -nologo
 exe="$bulk/app/ipcbench.exe"
 
-# ipcbench ARGS...: the Windows CLI under Wine, bounded; its stdout and stderr in $work/out and $work/err.
-ipcbench() { timeout 180 wine "$exe" "$@" >"$work/out" 2>"$work/err"; }
+# ipcbench ARGS...: the Windows CLI under Wine, bounded; its stdout and stderr in $io.out and $io.err (a row sets io).
+io=$work/main
+ipcbench() { timeout 180 wine "$exe" "$@" >"$io.out" 2>"$io.err"; }
 
 # What Wine cannot do, and why; each is a Windows path Wine lacks, not one IpcBench lacks.
 declare -A unable=(
@@ -93,11 +96,11 @@ declare -A unable=(
   [zmq-libzmq]="no libzmq.dll for Windows here (Debian's libzmq is Linux's)"
 )
 echo "== list: the Windows rows"
-ipcbench list --json || { cat "$work/err" >&2; fail "'ipcbench.exe list --json' failed"; }
+ipcbench list --json || { cat "$io.err" >&2; fail "'ipcbench.exe list --json' failed"; }
 # Every transport the Windows build says runs is a row that must run (mmf once per wait mode), but for what Wine cannot
 # do; what it says does not run is printed with its reason. Named pipes under grpc-pipe run only on Windows: a list
 # without it is not the Windows code path.
-mapfile -t rows < <(python3 - "$work/out" "${!unable[@]}" <<'PY'
+mapfile -t rows < <(python3 - "$io.out" "${!unable[@]}" <<'PY'
 import json, sys
 transports, unable = json.load(open(sys.argv[1])), set(sys.argv[2:])
 for t in transports:
@@ -118,7 +121,7 @@ for transport in "${!unable[@]}"; do echo "   $transport: not run under Wine: ${
 ping_wine_retrying() {
   local status=0
   ipcbench ping "$@" || status=$?
-  if [ "$status" -eq 1 ] && grep -q 'could not start the .* server .*Internal error' "$work/err"; then
+  if [ "$status" -eq 1 ] && grep -q 'could not start the .* server .*Internal error' "$io.err"; then
     echo "   $2: Wine did not start the server process (\"Internal error.\"); once more"
     status=0; ipcbench ping "$@" || status=$?
   fi
@@ -127,41 +130,54 @@ ping_wine_retrying() {
 
 # latency_of: "p50 X p99 Y" (us) of the last ping's --json, or nothing when it wrote none
 latency_of() {
-  [ -s "$work/ping.json" ] && figures "$work/ping.json" 'p50 {p50} p99 {p99}'
+  [ -s "$io.json" ] && figures "$io.json" 'p50 {p50} p99 {p99}'
 }
 
-failures=()
-ping_one() { # TRANSPORT [OPTIONS...]
-  local status=0 name="$*"
-  rm -f "$work/ping.json"
-  ping_wine_retrying --transport "$@" --count 300 --warmup 30 --timeout 10s --no-results --json "$work/ping.json" || status=$?
+# ping_row N TRANSPORT [OPTIONS...]: row N's checked ping; what came of it, one line, in $work/row-N.result: "ok: ..."
+# or "failed: ..." (rows run side by side, so each has files of its own).
+ping_row() {
+  local io=$work/row-$1 status=0
+  shift
+  local name="$*"
+  result() { echo "$1: $name: $2" >"$io.result"; }
+  ping_wine_retrying --transport "$@" --count 300 --warmup 30 --timeout 10s --no-results --json "$io.json" || status=$?
   case $status in
-    0) figures=$(latency_of) || { failures+=("$name: no figures"); return; }
-       echo "   $name: $figures" ;;
-    3) failures+=("$name: not supported: $(tail -n 1 "$work/err")") ;;
-    1|2|130) failures+=("$name: exit $status: $(grep -m1 '^ipcbench' "$work/err" || tail -n 1 "$work/err")") ;;
-    124) failures+=("$name: still running after 180 s") ;;
+    0) local figures
+       figures=$(latency_of) && result ok "$figures" || result failed "no figures" ;;
+    3) result failed "not supported: $(tail -n 1 "$io.err")" ;;
+    1|2|130) result failed "exit $status: $(grep -m1 '^ipcbench' "$io.err" || tail -n 1 "$io.err")" ;;
+    124) result failed "still running after 180 s" ;;
     *) # none of ipcbench's exit codes: the runtime itself died (or Wine did)
-       failures+=("$name: the runtime crashed (exit $status): $(grep -m1 -E 'CLR|Unhandled|fault|exception' "$work/err" || tail -n 1 "$work/err")") ;;
+       result failed "the runtime crashed (exit $status): $(grep -m1 -E 'CLR|Unhandled|fault|exception' "$io.err" || tail -n 1 "$io.err")" ;;
   esac
-  if grep -q 'Internal CLR error\|Unhandled exception' "$work/err"; then
-    failures+=("$name: the runtime reported a crash: $(grep -m1 'Internal CLR error\|Unhandled exception' "$work/err")")
+  if grep -q 'Internal CLR error\|Unhandled exception' "$io.err"; then
+    result failed "the runtime reported a crash: $(grep -m1 'Internal CLR error\|Unhandled exception' "$io.err")"
   fi
 }
-echo "== ping, the Windows rows (every reply checked)"
-for spec in "${rows[@]}"; do read -ra args <<<"$spec"; ping_one "${args[@]}"; done
+# Two rows at a time: a row mostly waits on Wine's process start and wineserver (the CPUs were 30-68% idle with one).
+echo "== ping, the Windows rows, two at a time (every reply checked)"
+for i in "${!rows[@]}"; do
+  [ "$(jobs -pr | wc -l)" -lt 2 ] || wait -n || true
+  read -ra args <<<"${rows[$i]}"
+  ping_row "$i" "${args[@]}" &
+done
+wait
+failures=()
+for i in "${!rows[@]}"; do
+  line=$(cat "$work/row-$i.result" 2>/dev/null) || line="failed: ${rows[$i]}: ended without a result"
+  case $line in ok:*) echo "   ${line#ok: }" ;; *) failures+=("${line#failed: }") ;; esac
+done
 
 echo "== mmf's block mode wakes on an event, not on a timer tick"
-rm -f "$work/ping.json"
-status=0; ping_wine_retrying --transport mmf --wait block --count 2000 --warmup 200 --timeout 10s --no-results --json "$work/ping.json" || status=$?
-[ "$status" -eq 0 ] || { cat "$work/err" >&2; fail "mmf block: exit $status"; }
+status=0; ping_wine_retrying --transport mmf --wait block --count 2000 --warmup 200 --timeout 10s --no-results --json "$io.json" || status=$?
+[ "$status" -eq 0 ] || { cat "$io.err" >&2; fail "mmf block: exit $status"; }
 p50=$(latency_of | cut -d' ' -f2)
 echo "   mmf block p50 $p50 us (under Wine; a 1 ms timer step would read 1,000 us or more)"
 awk -v p="$p50" 'BEGIN { exit !(p > 0 && p < 800) }' || failures+=("mmf block: p50 $p50 us: its waits end on a timer, not a wake-up")
 
 echo "== the wrong option: exit 2 and a usage line, not a crash"
 status=0; ipcbench ping --transport tcp --size nonsense --no-results || status=$?
-[ "$status" -eq 2 ] && grep -q '^ipcbench ping: ' "$work/err" || failures+=("a bad option: exit $status, not 2 with an 'ipcbench ping:' line")
+[ "$status" -eq 2 ] && grep -q '^ipcbench ping: ' "$io.err" || failures+=("a bad option: exit $status, not 2 with an 'ipcbench ping:' line")
 
 if [ ${#failures[@]} -gt 0 ]; then
   printf '   %s\n' "${failures[@]}" >&2
