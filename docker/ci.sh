@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="docker.io docker-compose debootstrap runsc"
+packages="docker.io docker-compose debootstrap runsc" # .ci/run reads this line: it installs them while its tests run
 if ! dpkg -s $packages >/dev/null 2>&1; then
   echo "== installing $packages"
   apt-get update -q

@@ -78,7 +78,9 @@ if ! flock -n 9; then
   own_background "$work" flock -w 600 9 || fail "another vm.sh held $cache/lock for 10 minutes"
 fi
 
-# -- what the guest is made of: packages from the mirror when they are missing
+# -- what the guest is made of: packages from the mirror when they are missing (.ci/run reads the list below: it
+# installs them while its tests run)
+packages="qemu-system-x86 linux-image-amd64 busybox"
 missing=()
 command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
 compgen -G '/boot/vmlinuz-*' >/dev/null && compgen -G '/lib/modules/*/modules.dep' >/dev/null || missing+=(linux-image-amd64)
