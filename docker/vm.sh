@@ -78,8 +78,8 @@ if ! flock -n 9; then
   own_background "$work" flock -w 600 9 || fail "another vm.sh held $cache/lock for 10 minutes"
 fi
 
-# -- what the guest is made of: packages from the mirror when they are missing (.ci/run reads the list below: it
-# installs them while its tests run)
+# -- what the guest is made of: packages from the mirror when they are missing. The list names the packages of the
+# checks below it; .ci/run reads it and installs them while its tests run.
 packages="qemu-system-x86 linux-image-amd64 busybox"
 missing=()
 command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
