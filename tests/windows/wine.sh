@@ -133,25 +133,27 @@ latency_of() {
   [ -s "$io.json" ] && figures "$io.json" 'p50 {p50} p99 {p99}'
 }
 
+# row_result ok|failed TEXT: the line of the row ping_row runs (its io and name)
+row_result() { echo "$1: $name: $2" >"$io.result"; }
+
 # ping_row N TRANSPORT [OPTIONS...]: row N's checked ping; what came of it, one line, in $work/row-N.result: "ok: ..."
 # or "failed: ..." (rows run side by side, so each has files of its own).
 ping_row() {
   local io=$work/row-$1 status=0
   shift
   local name="$*"
-  result() { echo "$1: $name: $2" >"$io.result"; }
   ping_wine_retrying --transport "$@" --count 300 --warmup 30 --timeout 10s --placement none --no-results --json "$io.json" || status=$?
   case $status in
     0) local figures
-       figures=$(latency_of) && result ok "$figures" || result failed "no figures" ;;
-    3) result failed "not supported: $(tail -n 1 "$io.err")" ;;
-    1|2|130) result failed "exit $status: $(grep -m1 '^ipcbench' "$io.err" || tail -n 1 "$io.err")" ;;
-    124) result failed "still running after 180 s" ;;
+       figures=$(latency_of) && row_result ok "$figures" || row_result failed "no figures" ;;
+    3) row_result failed "not supported: $(tail -n 1 "$io.err")" ;;
+    1|2|130) row_result failed "exit $status: $(grep -m1 '^ipcbench' "$io.err" || tail -n 1 "$io.err")" ;;
+    124) row_result failed "still running after 180 s" ;;
     *) # none of ipcbench's exit codes: the runtime itself died (or Wine did)
-       result failed "the runtime crashed (exit $status): $(grep -m1 -E 'CLR|Unhandled|fault|exception' "$io.err" || tail -n 1 "$io.err")" ;;
+       row_result failed "the runtime crashed (exit $status): $(grep -m1 -E 'CLR|Unhandled|fault|exception' "$io.err" || tail -n 1 "$io.err")" ;;
   esac
   if grep -q 'Internal CLR error\|Unhandled exception' "$io.err"; then
-    result failed "the runtime reported a crash: $(grep -m1 'Internal CLR error\|Unhandled exception' "$io.err")"
+    row_result failed "the runtime reported a crash: $(grep -m1 'Internal CLR error\|Unhandled exception' "$io.err")"
   fi
 }
 # Four rows at a time: a row mostly waits on Wine's process start and wineserver (the CPUs were 30-68% idle with one,
