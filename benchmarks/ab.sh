@@ -8,11 +8,12 @@
 #   --builds DIR   keep the builds in DIR and reuse them (by commit) in later runs
 #   gate options   as 'ipcbench gate --help' gives them: --transports LIST|all (tcp), --sizes (1), --rounds (6),
 #                  --max-rounds (12), --count (5000) or --duration D, --threshold (10%), --placement (same-core),
-#                  --inject-slowdown PCT (test-only), --keep DIR (a new or empty folder: the rounds and verdicts.json)
-# Exit codes: 0 no case slower ("cannot tell" included); 1 a case slower; 2 bad usage, a failed build or ping.
+#                  --inject-slowdown PCT (test-only), --keep DIR (a new or empty folder: the rounds and verdicts.json),
+#                  --fail-on VERDICTS (slower: the verdicts that make the exit 1)
+# Exit codes: 0 no case slower ("cannot tell" included); 1 a case slower (or --fail-on's); 2 bad usage, a failed build or ping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n '7,12p' "$0" >&2; exit 2; }
+usage() { sed -n '7,13p' "$0" >&2; exit 2; }
 
 builds="" gate=() revisions=()
 while [ $# -gt 0 ]; do

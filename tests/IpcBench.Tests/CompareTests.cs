@@ -40,7 +40,7 @@ public sealed class CompareTests : IDisposable
         double[] before = RunFixtures.Latencies(30, seed: 2);
         var cmp = RunComparison.Compare(Run("base", Tcp(before)), Run("current", Tcp(before.Select(v => v / 2).ToArray())), 0.10);
         Assert.Equal(Verdict.Faster, Assert.Single(cmp.Cases).Verdict);
-        Assert.False(cmp.AnySlower);
+        Assert.False(cmp.Any([Verdict.Slower]));
     }
 
     [Fact]
@@ -298,6 +298,20 @@ public sealed class CompareTests : IDisposable
         var wide = RunComparison.Compare(RunPool.Read(before), RunPool.Read(Rounds("wide", 18, 30, 21, 26, 19, 28, 22, 25)), 0.10);
         Assert.Equal(Verdict.CannotTell, Assert.Single(wide.Cases).Verdict);
         Assert.EndsWith("0 slower, 0 faster, 0 same, 1 cannot tell.\n", ComparisonMarkdown.Render(wide));
+    }
+
+    [Fact]
+    public void Fail_on_names_the_verdicts_that_exit_1_and_only_those()
+    {
+        double[] a = [20.0, 20.3, 19.8, 20.5, 19.9, 20.2, 20.1, 19.7];
+        string before = Rounds("a", a), slower = Rounds("slower", [.. a.Reverse().Select(p => p * 1.2)]);
+
+        Assert.Equal(0, Compare(before, before, "--fail-on", "slower,faster,cannot-tell")); // every case the same
+        Assert.Equal(1, Compare(before, before, "--fail-on", "same"));
+        Assert.Equal(0, Compare(before, slower, "--fail-on", "same,faster,cannot-tell")); // every case slower
+        Assert.Equal(0, Compare(before, slower, "--fail-on", "faster")); // slower fails only by default
+        Assert.Equal(1, Compare(slower, before, "--fail-on", "slower", "--fail-on", "faster")); // given twice: both
+        Assert.Equal(2, Compare(before, slower, "--fail-on", "slower,worse"));
     }
 
     /// <summary>A folder of rounds of tcp at 1 B, round i's latencies around <paramref name="p50s"/>[i] (seed i + 1).</summary>

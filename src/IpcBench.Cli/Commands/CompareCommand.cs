@@ -30,6 +30,7 @@ internal static class CompareCommand
             Description = "also write each common case's key, verdict, p50 change, p-value and interval to FILE as JSON, for scripts (docs/cli.md)",
             HelpName = "FILE",
         };
+        var failOn = FailOnOption();
         var command = new Command("compare", """
             Compares two runs case by case (a case: transport, options, payload size and placement) and prints a markdown table: p50
             and p99 of both runs and their change, the change in requests/s, the p-value, and a verdict. A folder of run
@@ -50,15 +51,16 @@ internal static class CompareCommand
             its key (transport, options, size, placement), its verdict (same, slower, faster, cannot-tell), its p50 change,
             p-value, launches a side and the p50 ratio's interval.
 
-            Exit codes: 0 no case is slower ("cannot tell" included); 1 at least one case is slower; 2 not comparable, bad options, a missing or
-            malformed results file, a schema version this ipcbench does not read, or no case in common (no FILE written).
-            """) { baseline, current, threshold, allowDifferent, json };
+            Exit codes: 0 no case is slower ("cannot tell" included); 1 at least one case is slower (or, with --fail-on, has one
+            of the verdicts it names); 2 not comparable, bad options, a missing or malformed results file, a schema version
+            this ipcbench does not read, or no case in common (no FILE written).
+            """) { baseline, current, threshold, allowDifferent, json, failOn };
         command.SetAction(parsed => Run(parsed.GetValue(baseline)!, parsed.GetValue(current)!, parsed.GetValue(threshold),
-            parsed.GetValue(allowDifferent) ?? [], parsed.GetValue(json)));
+            parsed.GetValue(allowDifferent) ?? [], parsed.GetValue(json), FailOn(parsed.GetValue(failOn))));
         return command;
     }
 
-    private static int Run(string baseline, string current, double threshold, string[] allowDifferent, string? json)
+    private static int Run(string baseline, string current, double threshold, string[] allowDifferent, string? json, Verdict[] failOn)
     {
         RunComparison comparison;
         try
@@ -95,8 +97,34 @@ internal static class CompareCommand
             }
         }
         Console.Out.Write(ComparisonMarkdown.Render(comparison));
-        return comparison.AnySlower ? ExitCodes.Failed : ExitCodes.Success;
+        return comparison.Any(failOn) ? ExitCodes.Failed : ExitCodes.Success;
     }
+
+    /// <summary>
+    /// The verdicts --fail-on gave, or slower when it is absent (an array option reads as empty then; the parser refuses
+    /// an empty list). Not the option's default value, whose help would read "Slower", a word the option does not take.
+    /// </summary>
+    public static Verdict[] FailOn(Verdict[]? given) => given is { Length: > 0 } ? given : [Verdict.Slower];
+
+    /// <summary>
+    /// --fail-on, compare's and the gate's: the verdicts that make the exit code 1. A check that every case is the same
+    /// (a run against itself) fails on the other three; one that a slowdown is caught fails on all but slower.
+    /// </summary>
+    public static Option<Verdict[]> FailOnOption() => new("--fail-on")
+    {
+        Description = "exit 1 when a case's verdict is one of these: same, slower, faster, cannot-tell (default slower)",
+        HelpName = "VERDICT,...",
+        CustomParser = result =>
+        {
+            string[] names = [.. result.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))];
+            if ((names.Length == 0 ? "" : names.FirstOrDefault(n => ComparisonJson.Parse(n) is null)) is { } bad)
+            {
+                result.AddError($"--fail-on must list verdicts (same, slower, faster, cannot-tell), not '{bad}'");
+                return [];
+            }
+            return [.. names.Select(n => ComparisonJson.Parse(n)!.Value).Distinct()];
+        },
+    };
 
     /// <summary>
     /// Why <paramref name="keys"/> cannot be what --allow-different means, or null: each must name something runs can

@@ -28,6 +28,7 @@ internal static class GateCommand
         var slowdown = Parsing.Options.Checked<double?>("--inject-slowdown", "test-only: HEAD's servers busy-wait PCT of BASE's first p50 of a case before each reply, a regression the gate must catch",
             "PERCENT", null, text => CompareCommand.ParseThreshold(text) is double t ? (true, t) : (false, null), "a percentage such as 20%", showDefault: false);
         var keep = new Option<string?>("--keep") { Description = "keep the rounds (A/, B/), compare.md and verdicts.json in DIR, a new or empty folder", HelpName = "DIR" };
+        var failOn = CompareCommand.FailOnOption();
         var command = new Command("gate", """
             An A/B regression gate that compares like with like: runs the cases of two builds of ipcbench on this machine,
             interleaved (rounds A B, B A, A B ..., each ping a process launch of its own, so that a drift of the machine
@@ -36,15 +37,15 @@ internal static class GateCommand
             while the interval spans it. A case it cannot tell gets more rounds, up to --max-rounds (a sequential design).
             benchmarks/ab.sh builds two git revisions and runs this verb of HEAD's build (docs/ci-gate.md).
 
-            Exit codes: 0 no case slower ("cannot tell" included: the table says which); 1 a case slower; 2 bad options,
-            a build that is not one, or a ping that failed.
-            """) { baseBuild, headBuild, transports, sizes, rounds, maxRounds, count, duration, threshold, placement, slowdown, keep };
+            Exit codes: 0 no case slower ("cannot tell" included: the table says which); 1 a case slower (or, with
+            --fail-on, with one of the verdicts it names); 2 bad options, a build that is not one, or a ping that failed.
+            """) { baseBuild, headBuild, transports, sizes, rounds, maxRounds, count, duration, threshold, placement, slowdown, keep, failOn };
         command.SetAction(async (parsed, ct) =>
         {
             var gate = new GateRun(
                 Build(parsed.GetValue(baseBuild)!, "--base"), Build(parsed.GetValue(headBuild)!, "--head"),
                 parsed.GetValue(rounds), parsed.GetValue(maxRounds), parsed.GetValue(threshold), parsed.GetValue(slowdown),
-                Length(parsed.GetValue(count), parsed.GetValue(duration), parsed.GetValue(placement)!));
+                Length(parsed.GetValue(count), parsed.GetValue(duration), parsed.GetValue(placement)!), CompareCommand.FailOn(parsed.GetValue(failOn)));
             if (parsed.GetValue(maxRounds) < parsed.GetValue(rounds))
             {
                 throw new UsageException($"--max-rounds must be no less than --rounds ({parsed.GetValue(rounds)})");

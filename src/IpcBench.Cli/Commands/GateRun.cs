@@ -25,8 +25,9 @@ internal sealed class GateFailure(string message) : Exception(message);
 /// </summary>
 /// <param name="slowdown">Test-only: HEAD's servers wait this fraction of BASE's first p50 of a case before each reply.</param>
 /// <param name="pingOptions">What every ping is given beside its case (its length, its placement).</param>
+/// <param name="failOn">The verdicts that make the exit code 1 (slower, unless --fail-on says otherwise).</param>
 internal sealed class GateRun(ServerCommand baseBuild, ServerCommand headBuild, int rounds, int maxRounds, double threshold, double? slowdown,
-    string[] pingOptions)
+    string[] pingOptions, IReadOnlyCollection<Verdict> failOn)
 {
     public sealed record GateCase(string Transport, string Size)
     {
@@ -78,9 +79,10 @@ internal sealed class GateRun(ServerCommand baseBuild, ServerCommand headBuild, 
                 + (slowdown is double s ? FormattableString.Invariant($", B slowed by {s * 100:0.#}% (test-only)") : ""));
             var (verdicts, round) = await JudgedRoundsAsync(cases, runs, ct);
             Console.Write(ComparisonMarkdown.Render(verdicts));
+            string judged = string.Join(" or ", failOn.Select(ComparisonJson.Name));
             Console.WriteLine(FormattableString.Invariant($"== A/B done in {Stopwatch.GetElapsedTime(started).TotalSeconds:0} s, {round} rounds: ")
-                + (verdicts.AnySlower ? "a case is slower" : "no case slower"));
-            return verdicts.AnySlower ? ExitCodes.Failed : ExitCodes.Success;
+                + (verdicts.Any(failOn) ? $"a case is {judged}" : $"no case {judged}"));
+            return verdicts.Any(failOn) ? ExitCodes.Failed : ExitCodes.Success;
         }
         finally
         {

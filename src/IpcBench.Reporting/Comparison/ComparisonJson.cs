@@ -67,6 +67,9 @@ public static class ComparisonJson
     /// <summary>A verdict as scripts read it: "same", "slower", "faster", "cannot-tell".</summary>
     public static string Name(Verdict verdict) => verdict == Verdict.CannotTell ? "cannot-tell" : verdict.ToString().ToLowerInvariant();
 
+    /// <summary>The verdict <see cref="Name"/> gives <paramref name="name"/>, or null.</summary>
+    public static Verdict? Parse(string name) => Enum.GetValues<Verdict>().Where(v => Name(v) == name).Select(v => (Verdict?)v).FirstOrDefault();
+
     /// <summary>Writes <see cref="Render"/> to <paramref name="path"/> whole or not at all.</summary>
     public static void Write(string path, RunComparison cmp)
     {

@@ -49,7 +49,8 @@ public sealed record RunComparison(
 {
     public const double DefaultAlpha = 0.01;
 
-    public bool AnySlower => Cases.Any(c => c.Verdict == Verdict.Slower);
+    /// <summary>Whether a case's verdict is one of <paramref name="verdicts"/> (compare's and the gate's --fail-on).</summary>
+    public bool Any(IReadOnlyCollection<Verdict> verdicts) => Cases.Any(c => verdicts.Contains(c.Verdict));
 
     /// <param name="threshold">The relative change of the median that matters, e.g. 0.10 for 10%.</param>
     /// <param name="allowDifferent">Keys of <see cref="Comparability.Differences"/> that may differ ("isolation", "io" ...; never placement).</param>
