@@ -158,7 +158,7 @@ ping_row() {
 }
 # Four rows at a time: a row mostly waits on Wine's process start and wineserver (the CPUs were 30-68% idle with one,
 # 0-10% with four). The rows are not figures, so --placement none: at ping's default, same-core, every row's processes
-# would start and compile on CPU 0 alone. The rows took 208 s two at a time, 158 s four at a time.
+# would start and compile on CPU 0 alone. wine.sh took 208 s in all with two rows at a time, 158 s with four.
 echo "== ping, the Windows rows, four at a time (every reply checked)"
 for i in "${!rows[@]}"; do
   [ "$(jobs -pr | wc -l)" -lt 4 ] || wait -n || true
